@@ -1,0 +1,12 @@
+"""The game-agnostic engine: compiles a spec into a program and runs states of it.
+
+Nothing in this package names or knows any particular game; games live in ``specs/``.
+"""
+
+from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome
+from .errors import IllegalActionError, SpecRuntimeError
+from .game import Game, play, random_policy, sample_chance
+from .state import State
+
+__all__ = ["Action", "CHANCE", "Game", "IllegalActionError", "LogEntry", "Outcome", "SpecRuntimeError", "State",
+           "TERMINAL", "play", "random_policy", "sample_chance"]

@@ -1,0 +1,63 @@
+"""Actions: decisions and chance outcomes, as values that print as readable strings."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+CHANCE = -1
+TERMINAL = -4
+
+
+@attrs.frozen
+class Action:
+    """One move: a decision option or a chance outcome.
+
+    ``kind`` is ``choose`` for decisions, or ``draw``/``random``/``roll`` for chance outcomes;
+    ``key`` identifies it within its node; ``label`` is what people read; ``rule`` is the rule
+    that offers it."""
+
+    kind: str
+    key: tuple[int, ...]
+    label: str = attrs.field(eq=False)
+    rule: str = attrs.field(default="", eq=False)
+
+    def __str__(self) -> str:
+        return self.label
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, *self.key]
+
+
+@attrs.frozen
+class Outcome:
+    """How a game ended: ``result`` (as the spec names it, e.g. win or loss), the deciding rule and why."""
+
+    result: str
+    rule_id: str
+    text: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.result} ({self.rule_id}){': ' + self.text if self.text else ''}"
+
+
+@attrs.frozen
+class LogEntry:
+    """One line of a game's log: the step (number of actions applied), the rule and what happened."""
+
+    step: int
+    rule: str
+    kind: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"[{self.rule}] {self.text}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "rule": self.rule, "kind": self.kind, "text": self.text}
+
+
+def probability(count: int, total: int) -> Fraction:
+    return Fraction(count, total)

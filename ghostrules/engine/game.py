@@ -1,0 +1,106 @@
+"""A compiled game configuration: static facts, and the factory of states."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from typing import Any, Callable
+
+from ..spec.model import GameSpec
+from .actions import Action, Outcome
+from .errors import IllegalActionError
+from .layout import Layout
+from .program import Program
+from .state import State
+
+Policy = Callable[[State, random.Random], Action]
+
+
+class Game:
+    """One configuration of one game (parameters fixed at creation), compiled from its spec."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.layout = Layout(spec)
+        self.program = Program(spec, self.layout)
+        self.parameters = dict(spec.settings)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def new_initial_state(self, tracing: bool = False) -> State:
+        """The position before setup; setup randomness comes as a sequence of chance nodes."""
+        setup = self.program.by_name[self.spec.setup]
+        state = State(self, self.layout.initial_values(), [[setup.index, 0, {}]], tracing)
+        state._run()
+        return state
+
+    def state_from_json(self, text: str, tracing: bool = False) -> State:
+        doc = json.loads(text)
+        if doc.get("game") != self.spec.name or doc.get("settings") != dict(self.spec.settings):
+            raise ValueError("this JSON state belongs to another game or configuration")
+        by_name = self.program.by_name
+        stack = [[by_name[name].index, pc, dict(L)] for name, pc, L in doc["stack"]]
+        state = State(self, list(doc["values"]), stack, tracing)
+        state._history = [self._action_from_json(a) for a in doc["history"]]
+        if doc.get("outcome"):
+            o = doc["outcome"]
+            state._outcome = Outcome(o["result"], o["rule"], o.get("text", ""))
+        return state
+
+    def _action_from_json(self, raw: list[Any]) -> Action:
+        return Action(str(raw[0]), tuple(int(x) for x in raw[1:]), "")
+
+    def replay(self, history: list[Action], tracing: bool = False) -> State:
+        """A fresh state with the given actions applied in order."""
+        state = self.new_initial_state(tracing)
+        for action in history:
+            state.apply_action(action)
+        return state
+
+    def describe(self, state: State) -> str:
+        lines = [f"{self.spec.title} ({', '.join(f'{k}={v}' for k, v in self.spec.settings)})"]
+        if state.is_terminal():
+            lines.append(f"over: {state.outcome()}")
+        else:
+            lines.append(f"{state.current_player_name()} to act: {state.prompt()}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.spec.name} {dict(self.spec.settings)}>"
+
+
+def random_policy(state: State, rng: random.Random) -> Action:
+    """Pick a legal decision uniformly."""
+    return rng.choice(state.legal_actions())
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """Draw a chance outcome with its exact probability."""
+    outcomes = state.chance_outcomes()
+    r = Fraction(rng.random())
+    acc = Fraction(0)
+    for action, p in outcomes:
+        acc += p
+        if r < acc:
+            return action
+    return outcomes[-1][0]
+
+
+def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: bool = False,
+         max_actions: int = 100_000, on_step: Callable[[State], None] | None = None) -> State:
+    """Play one game to the end, seeded: chance outcomes by their probabilities, decisions by ``policy``.
+
+    The same seed and policy always give the same game."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(tracing)
+    for _ in range(max_actions):
+        if state.is_terminal():
+            return state
+        action = sample_chance(state, rng) if state.is_chance_node() else policy(state, rng)
+        state.apply_action(action)
+        if on_step is not None:
+            on_step(state)
+    raise IllegalActionError(f"game did not end within {max_actions} actions")

@@ -1,0 +1,99 @@
+"""Where each state slot lives in the flat value array, and how to name it back."""
+
+from __future__ import annotations
+
+import attrs
+
+from ..spec.model import GameSpec, Var
+
+
+@attrs.frozen
+class Slot:
+    """The compiled position of one state-slot family."""
+
+    var: Var
+    offset: int
+    sizes: tuple[int, ...]
+    strides: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        n = 1
+        for s in self.sizes:
+            n *= s
+        return n
+
+
+class Layout:
+    """Maps ``name[i, j]`` to a position in the state's value list and back."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.domains = {d.name: d for d in spec.domains}
+        self.slots: dict[str, Slot] = {}
+        offset = 0
+        for var in spec.vars:
+            sizes = tuple(len(self.domains[d].symbols) for d in var.index)
+            strides = []
+            acc = 1
+            for s in reversed(sizes):
+                strides.append(acc)
+                acc *= s
+            slot = Slot(var, offset, sizes, tuple(reversed(strides)))
+            self.slots[var.name] = slot
+            offset += slot.count
+        self.size = offset
+        self.owner: list[tuple[str, tuple[int, ...]]] = []
+        for slot in self.slots.values():
+            for k in range(slot.count):
+                key = []
+                rest = k
+                for st in slot.strides:
+                    key.append(rest // st)
+                    rest %= st
+                self.owner.append((slot.var.name, tuple(key)))
+
+    def initial_values(self) -> list[int]:
+        out: list[int] = []
+        for slot in self.slots.values():
+            out.extend(slot.var.init)
+        return out
+
+    def symbol(self, type_: str, value: int) -> str:
+        """Render a value of a type: symbols by name, none as 'none', bools as true/false."""
+        if type_ == "bool":
+            return "true" if value else "false"
+        if type_ == "int":
+            return str(value)
+        if value == -1:
+            return "none"
+        dom = self.domains[type_]
+        if 0 <= value < len(dom.symbols):
+            return dom.symbols[value]
+        return f"?{value}"
+
+    def label(self, type_: str, value: int) -> str:
+        """Like symbol, but with a domain's human label where it has one (card names)."""
+        if type_ in self.domains and value >= 0:
+            dom = self.domains[type_]
+            if dom.labels and value < len(dom.labels):
+                return dom.labels[value]
+        return self.symbol(type_, value)
+
+    def name_of(self, flat: int) -> str:
+        name, key = self.owner[flat]
+        var = self.slots[name].var
+        if not key:
+            return name
+        return f"{name}[{', '.join(self.symbol(d, k) for d, k in zip(var.index, key))}]"
+
+    def index(self, name: str, *symbols: str | int) -> int:
+        """Flat position of ``name[symbols...]`` (symbols by name or index)."""
+        slot = self.slots[name]
+        if len(symbols) != len(slot.sizes):
+            raise KeyError(f"{name} takes {len(slot.sizes)} indices: {list(slot.var.index)}")
+        flat = slot.offset
+        for dom_name, sym, stride in zip(slot.var.index, symbols, slot.strides):
+            i = sym if isinstance(sym, int) else self.domains[dom_name].index(str(sym))
+            flat += i * stride
+        return flat

@@ -1,0 +1,345 @@
+"""Compile effect lists into a flat program of small instructions (one list per procedure).
+
+A running game is a stack of frames ``[procedure, pc, locals]``; decision and chance
+instructions pause the machine, and the pending node is simply the instruction at the top
+frame, so a state needs nothing but its values and its stack to be saved, cloned or replayed.
+Each instruction keeps the rule ID and spec line it came from, for logs and error messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..spec import model as M
+from ..spec.expr import Expr
+from ..spec.model import GameSpec, Where
+from ..spec.source import SpecError
+from .compile_expr import ExprCompiler, Fn, Scope
+from .layout import Layout
+
+
+class Instr:
+    __slots__ = ("rule", "where")
+    pauses = False
+
+    def __init__(self, rule: str, where: Where) -> None:
+        self.rule = rule
+        self.where = where
+
+
+class SetI(Instr):
+    __slots__ = ("slot", "index", "value", "lo", "hi", "type")
+
+
+class MoveI(Instr):
+    __slots__ = ("pool", "src", "dst", "amount", "upto", "per_width", "dst_hi")
+
+
+class JumpI(Instr):
+    __slots__ = ("target",)
+
+
+class JumpIfNotI(Instr):
+    __slots__ = ("cond", "target")
+
+
+class LetI(Instr):
+    __slots__ = ("name", "value")
+
+
+class ForNextI(Instr):
+    __slots__ = ("var", "values", "item_fns", "cond", "counter", "exit")
+
+
+class ForInitI(Instr):
+    __slots__ = ("counter",)
+
+
+class CallI(Instr):
+    __slots__ = ("proc", "args")
+
+
+class RetI(Instr):
+    __slots__ = ()
+
+
+class SayI(Instr):
+    __slots__ = ("text",)
+
+
+class EndI(Instr):
+    __slots__ = ("result", "text")
+
+
+class MenuOptionI:
+    __slots__ = ("label", "var", "values", "item_fns", "cond", "target", "rule", "type")
+
+
+class MenuI(Instr):
+    __slots__ = ("by", "prompt", "options")
+    pauses = True
+
+
+class RandomI(Instr):
+    __slots__ = ("kind", "var", "values", "item_fns", "cond", "type")
+    pauses = True
+
+
+class RollI(Instr):
+    __slots__ = ("die", "var", "faces", "type")
+    pauses = True
+
+
+def _mk(cls: type, rule: str, where: Where, **fields: Any) -> Any:
+    ins = cls(rule, where)
+    for k, v in fields.items():
+        setattr(ins, k, v)
+    return ins
+
+
+class Procedure:
+    __slots__ = ("name", "params", "code", "rule", "index")
+
+    def __init__(self, name: str, params: tuple[tuple[str, str], ...], rule: str, index: int) -> None:
+        self.name = name
+        self.params = params
+        self.code: list[Instr] = []
+        self.rule = rule
+        self.index = index
+
+
+class Program:
+    """All procedures of one configuration, compiled."""
+
+    def __init__(self, spec: GameSpec, layout: Layout) -> None:
+        self.spec = spec
+        self.layout = layout
+        self.exprs = ExprCompiler(spec, layout)
+        self.procs: list[Procedure] = []
+        self.by_name: dict[str, Procedure] = {}
+        self.pool_of: dict[str, M.Pool] = {}
+        for pool in spec.pools:
+            for cell in pool.cells:
+                self.pool_of[cell] = pool
+        self.dice = {d.name: d for d in spec.dice}
+        self.events = {e.name: e for e in spec.events}
+        self._counter = 0
+        # declare every procedure first so that calls may refer forward
+        for rule in spec.rules:
+            if rule.kind == "procedure":
+                if rule.name in self.by_name:
+                    raise SpecError(f"procedure {rule.name} defined twice", rule.where.file, rule.where.line)
+                self._declare(rule.name, rule.params, rule.id)
+            elif rule.kind == "trigger":
+                if rule.on not in self.events:
+                    raise SpecError(f"rule {rule.id} is 'on' unknown event {rule.on!r}; declare it under events",
+                                    rule.where.file, rule.where.line)
+                self._declare(f"rule:{rule.id}", self.events[rule.on].params, rule.id)
+        for event in spec.events:
+            self._declare(f"event:{event.name}", event.params, "")
+        for rule in spec.rules:
+            if rule.kind == "procedure":
+                self._body(self.by_name[rule.name], rule.body)
+            elif rule.kind == "trigger":
+                self._body(self.by_name[f"rule:{rule.id}"], rule.body)
+            elif rule.kind == "define":
+                self.exprs.define_type(rule.name)
+        for event in spec.events:
+            self._dispatcher(event)
+        for name in (spec.setup, spec.turn):
+            if name not in self.by_name:
+                raise SpecError(f"flow names unknown procedure {name!r}")
+
+    def _declare(self, name: str, params: tuple[tuple[str, str], ...], rule: str) -> Procedure:
+        proc = Procedure(name, params, rule, len(self.procs))
+        self.procs.append(proc)
+        self.by_name[name] = proc
+        return proc
+
+    def _body(self, proc: Procedure, body: tuple[M.AnyStmt, ...]) -> None:
+        scope: Scope = dict(proc.params)
+        self._block(proc.code, body, scope)
+        proc.code.append(_mk(RetI, proc.rule, Where("<end>", 0)))
+
+    def _dispatcher(self, event: M.EventDecl) -> None:
+        """Rules triggered by one event run in declared order: higher priority first, then file order."""
+        proc = self.by_name[f"event:{event.name}"]
+        scope: Scope = dict(event.params)
+        triggered = [r for r in self.spec.rules if r.kind == "trigger" and r.on == event.name]
+        triggered.sort(key=lambda r: -r.priority)
+        code = proc.code
+        for rule in triggered:
+            args = [(p, _local(p)) for p, _ in event.params]
+            call = _mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args)
+            if rule.when is not None:
+                cond = self.exprs.compile_bool(rule.when, scope, rule.where, rule.id)
+                code.append(_mk(JumpIfNotI, rule.id, rule.where, cond=cond, target=len(code) + 2))
+            code.append(call)
+        code.append(_mk(RetI, "", Where("<end>", 0)))
+
+    # ---- statements ----------------------------------------------------------------------
+    def _block(self, code: list[Instr], body: tuple[M.AnyStmt, ...], scope: Scope) -> None:
+        for stmt in body:
+            self._stmt(code, stmt, scope)
+
+    def _stmt(self, code: list[Instr], s: M.AnyStmt, scope: Scope) -> None:  # noqa: C901
+        X = self.exprs
+        if isinstance(s, M.SetStmt):
+            slot, idx = X.lvalue(s.target, scope, s.where, s.rule)
+            if slot in self.pool_of:
+                raise SpecError(f"{slot} belongs to pool {self.pool_of[slot].name}: change it with move, not set "
+                                f"(rule {s.rule})", s.where.file, s.where.line)
+            var = self.layout.slots[slot].var
+            val, t = X.compile(s.value, scope, s.where, s.rule)
+            if t != var.type and not (t == "none" and var.type not in ("int", "bool")):
+                raise SpecError(f"{slot} holds {var.type}, {s.value.render()!r} is {t} (rule {s.rule})",
+                                s.where.file, s.where.line)
+            code.append(_mk(SetI, s.rule, s.where, slot=slot, index=idx, value=val, lo=var.lo, hi=var.hi,
+                            type=var.type))
+        elif isinstance(s, M.MoveStmt):
+            src_name, src = X.lvalue(s.source, scope, s.where, s.rule)
+            dst_name, dst = X.lvalue(s.target, scope, s.where, s.rule)
+            pool = self.pool_of.get(src_name)
+            if pool is None or self.pool_of.get(dst_name) is not pool:
+                raise SpecError(f"move: {src_name} and {dst_name} must be cells of the same pool (rule {s.rule})",
+                                s.where.file, s.where.line)
+            amount = None
+            if s.amount is not None:
+                amount, t = X.compile(s.amount, scope, s.where, s.rule)
+                if t != "int":
+                    raise SpecError(f"move: the amount must be a number (rule {s.rule})", s.where.file, s.where.line)
+            width = len(self.layout.domains[pool.per].symbols) if pool.per else 0
+            code.append(_mk(MoveI, s.rule, s.where, pool=pool.name, src=src, dst=dst, amount=amount, upto=s.upto,
+                            per_width=width, dst_hi=self.layout.slots[dst_name].var.hi))
+        elif isinstance(s, M.IfStmt):
+            cond = X.compile_bool(s.cond, scope, s.where, s.rule)
+            jump = _mk(JumpIfNotI, s.rule, s.where, cond=cond, target=-1)
+            code.append(jump)
+            self._block(code, s.then, dict(scope))
+            if s.other:
+                skip = _mk(JumpI, s.rule, s.where, target=-1)
+                code.append(skip)
+                jump.target = len(code)
+                self._block(code, s.other, dict(scope))
+                skip.target = len(code)
+            else:
+                jump.target = len(code)
+        elif isinstance(s, M.ForStmt):
+            values, dtype = X.domain_values(s.domain, scope, s.where, s.rule)
+            inner = dict(scope)
+            inner[s.var] = dtype
+            cond = X.compile_bool(s.cond, inner, s.where, s.rule) if s.cond is not None else None
+            self._counter += 1
+            counter = f"#for{self._counter}"
+            code.append(_mk(ForInitI, s.rule, s.where, counter=counter))
+            head = _mk(ForNextI, s.rule, s.where, var=s.var, values=values if isinstance(values, range) else None,
+                       item_fns=None if isinstance(values, range) else values, cond=cond, counter=counter, exit=-1)
+            start = len(code)
+            code.append(head)
+            self._block(code, s.body, inner)
+            code.append(_mk(JumpI, s.rule, s.where, target=start))
+            head.exit = len(code)
+        elif isinstance(s, M.LetStmt):
+            val, t = X.compile(s.value, scope, s.where, s.rule)
+            scope[s.name] = t
+            code.append(_mk(LetI, s.rule, s.where, name=s.name, value=val))
+        elif isinstance(s, (M.CallStmt, M.EmitStmt)):
+            target = s.proc if isinstance(s, M.CallStmt) else f"event:{s.event}"
+            what = "procedure" if isinstance(s, M.CallStmt) else "event"
+            if target not in self.by_name:
+                raise SpecError(f"unknown {what} {target.split(':')[-1]!r} (rule {s.rule})", s.where.file, s.where.line)
+            proc = self.by_name[target]
+            given = dict(s.args)
+            wanted = dict(proc.params)
+            if set(given) != set(wanted):
+                raise SpecError(f"{what} {target.split(':')[-1]} takes {sorted(wanted)}, given {sorted(given)} "
+                                f"(rule {s.rule})", s.where.file, s.where.line)
+            args = []
+            for name, e in s.args:
+                fn, t = X.compile(e, scope, s.where, s.rule)
+                if t != wanted[name] and t != "none":
+                    raise SpecError(f"argument {name} must be a {wanted[name]}, {e.render()!r} is {t} (rule {s.rule})",
+                                    s.where.file, s.where.line)
+                args.append((name, fn))
+            code.append(_mk(CallI, s.rule, s.where, proc=proc.index, args=args))
+        elif isinstance(s, M.MenuStmt):
+            by, _ = X.compile(s.by, scope, s.where, s.rule)
+            menu = _mk(MenuI, s.rule, s.where, by=by, prompt=s.prompt, options=[])
+            code.append(menu)
+            ends = []
+            for opt in s.options:
+                o = MenuOptionI()
+                inner = dict(scope)
+                o.var = opt.var
+                o.values = None
+                o.item_fns = None
+                o.type = ""
+                if opt.var is not None and opt.domain is not None:
+                    values, dtype = X.domain_values(opt.domain, scope, opt.where, opt.rule)
+                    o.values = values if isinstance(values, range) else None
+                    o.item_fns = None if isinstance(values, range) else values
+                    o.type = dtype
+                    inner[opt.var] = dtype
+                o.cond = X.compile_bool(opt.cond, inner, opt.where, opt.rule) if opt.cond is not None else None
+                o.label = self.template(opt.label, inner, opt.where, opt.rule)
+                o.rule = opt.rule
+                o.target = len(code)
+                menu.options.append(o)
+                self._block(code, opt.body, inner)
+                j = _mk(JumpI, opt.rule, opt.where, target=-1)
+                code.append(j)
+                ends.append(j)
+            for j in ends:
+                j.target = len(code)
+        elif isinstance(s, M.RandomStmt):
+            values, dtype = X.domain_values(s.domain, scope, s.where, s.rule)
+            inner = dict(scope)
+            inner[s.var] = dtype
+            cond = X.compile_bool(s.cond, inner, s.where, s.rule) if s.cond is not None else None
+            code.append(_mk(RandomI, s.rule, s.where, kind=s.kind, var=s.var,
+                            values=values if isinstance(values, range) else None,
+                            item_fns=None if isinstance(values, range) else values, cond=cond, type=dtype))
+            scope[s.var] = dtype
+        elif isinstance(s, M.RollStmt):
+            if s.die not in self.dice:
+                raise SpecError(f"unknown die {s.die!r} (rule {s.rule})", s.where.file, s.where.line)
+            die = self.dice[s.die]
+            dom = self.layout.domains[die.domain]
+            faces = [dom.index(f) for f in die.faces]
+            code.append(_mk(RollI, s.rule, s.where, die=s.die, var=s.var, faces=faces, type=die.domain))
+            scope[s.var] = die.domain
+        elif isinstance(s, M.EndStmt):
+            text = self.template(s.text, scope, s.where, s.rule) if s.text else None
+            code.append(_mk(EndI, s.rule, s.where, result=s.result, text=text))
+        elif isinstance(s, M.SayStmt):
+            code.append(_mk(SayI, s.rule, s.where, text=self.template(s.text, scope, s.where, s.rule)))
+        else:  # pragma: no cover
+            raise SpecError(f"unknown statement {s!r}")
+
+    def template(self, t: M.Template, scope: Scope, where: Where, rule: str) -> Callable[[list, dict], str]:
+        parts: list[Any] = []
+        for part in t.parts:
+            if isinstance(part, str):
+                parts.append(part)
+            else:
+                fn, typ = self.exprs.compile(part, scope, where, rule)
+                parts.append((fn, typ))
+        label = self.layout.label
+
+        def render(v: list, L: dict) -> str:
+            out = []
+            for p in parts:
+                if isinstance(p, str):
+                    out.append(p)
+                else:
+                    fn, typ = p
+                    out.append(label(typ, fn(v, L)) if typ != "none" else "none")
+            return "".join(out)
+        return render
+
+
+def _local(name: str) -> Fn:
+    return lambda v, L: L[name]
+
+
+__all__ = ["Program", "Procedure", "Instr", "Expr"]

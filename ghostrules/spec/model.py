@@ -1,0 +1,308 @@
+"""Validated value objects for a game spec: what the loader produces and every reader consumes.
+
+The engine compiles these, the prover encodes them and the docs render them; nothing here knows
+any particular game.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+from .expr import Expr
+
+
+@attrs.frozen
+class Where:
+    """A place in a spec file."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@attrs.frozen
+class Parameter:
+    name: str
+    values: tuple[Union[int, str], ...]
+    default: Union[int, str]
+
+
+@attrs.frozen
+class Domain:
+    """A finite, ordered set of symbols (tiles, colours, seats ...)."""
+
+    name: str
+    symbols: tuple[str, ...]
+    labels: tuple[str, ...] = ()
+
+    def index(self, symbol: str) -> int:
+        return self.symbols.index(symbol)
+
+
+@attrs.frozen
+class Table:
+    """A static lookup: ``name[a, b]`` over the domains ``args``; ``values`` is row-major."""
+
+    name: str
+    args: tuple[str, ...]
+    type: str  # "int", "bool" or a domain name
+    values: tuple[int, ...]
+    text: str = ""
+    where: Where | None = None
+
+
+@attrs.frozen
+class Var:
+    """A family of state slots ``name[i, j]``: counters, flags or positions."""
+
+    name: str
+    index: tuple[str, ...]
+    type: str  # "int", "bool" or a domain name
+    lo: int
+    hi: int
+    init: tuple[int, ...]  # one value per slot (row-major)
+    text: str = ""
+    where: Where | None = None
+
+
+@attrs.frozen
+class Pool:
+    """A conserved component: the sum over its cells is ``total`` (per key of ``per``, if given)."""
+
+    name: str
+    cells: tuple[str, ...]
+    total: int
+    per: str | None = None
+    text: str = ""
+    where: Where | None = None
+
+
+@attrs.frozen
+class Die:
+    """A die: its faces (symbols of ``domain``, repeated faces weigh more); each face 1/len."""
+
+    name: str
+    faces: tuple[str, ...]
+    domain: str
+    text: str = ""
+
+
+@attrs.frozen
+class EventDecl:
+    name: str
+    params: tuple[tuple[str, str], ...]
+    text: str = ""
+
+
+@attrs.frozen
+class Template:
+    """A log or label text with ``{expression}`` holes."""
+
+    parts: tuple[Union[str, Expr], ...]
+    source: str
+
+
+# ---- statements (effects) -------------------------------------------------------------------
+
+
+@attrs.frozen
+class Stmt:
+    rule: str
+    where: Where
+
+
+@attrs.frozen
+class SetStmt(Stmt):
+    """Set a non-conserved slot (flag, position, card location) to a value."""
+
+    target: Expr
+    value: Expr
+
+
+@attrs.frozen
+class MoveStmt(Stmt):
+    """Move ``amount`` units of one pool from one cell to another (conservation by construction).
+
+    With ``upto`` the amount is capped at what the source holds (and the room the target has)."""
+
+    amount: Union[Expr, None]  # None = everything in the source
+    source: Expr
+    target: Expr
+    upto: bool
+
+
+@attrs.frozen
+class IfStmt(Stmt):
+    cond: Expr
+    then: tuple["AnyStmt", ...]
+    other: tuple["AnyStmt", ...]
+
+
+@attrs.frozen
+class ForStmt(Stmt):
+    var: str
+    domain: Expr
+    cond: Union[Expr, None]
+    body: tuple["AnyStmt", ...]
+
+
+@attrs.frozen
+class LetStmt(Stmt):
+    name: str
+    value: Expr
+
+
+@attrs.frozen
+class CallStmt(Stmt):
+    proc: str
+    args: tuple[tuple[str, Expr], ...]
+
+
+@attrs.frozen
+class EmitStmt(Stmt):
+    event: str
+    args: tuple[tuple[str, Expr], ...]
+
+
+@attrs.frozen
+class MenuOption:
+    label: Template
+    var: Union[str, None]
+    domain: Union[Expr, None]
+    cond: Union[Expr, None]
+    body: tuple["AnyStmt", ...]
+    rule: str
+    where: Where
+
+
+@attrs.frozen
+class MenuStmt(Stmt):
+    """A decision point: the player ``by`` picks one of the options whose guard holds."""
+
+    by: Expr
+    prompt: str
+    options: tuple[MenuOption, ...]
+
+
+@attrs.frozen
+class RandomStmt(Stmt):
+    """A chance node: an element of ``domain`` satisfying ``cond``, uniformly (kind draw/random)."""
+
+    kind: str
+    var: str
+    domain: Expr
+    cond: Union[Expr, None]
+
+
+@attrs.frozen
+class RollStmt(Stmt):
+    """A chance node: one roll of a die, its face bound to ``var``."""
+
+    die: str
+    var: str
+
+
+@attrs.frozen
+class EndStmt(Stmt):
+    """The game ends with ``result`` (e.g. win / loss), decided by this rule."""
+
+    result: str
+    text: Union[Template, None]
+
+
+@attrs.frozen
+class SayStmt(Stmt):
+    text: Template
+
+
+AnyStmt = Union[SetStmt, MoveStmt, IfStmt, ForStmt, LetStmt, CallStmt, EmitStmt, MenuStmt, RandomStmt,
+                RollStmt, EndStmt, SayStmt]
+
+
+# ---- rules ----------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Source:
+    edition: str
+    words: str
+    page: Union[int, None] = None
+    encoded: Union[str, None] = None
+
+
+@attrs.frozen
+class Rule:
+    """One rule: its ID, our wording, its sources and its formal part.
+
+    ``kind`` is ``trigger`` (``on`` an event, ``when`` a condition, ``do`` effects), ``procedure``
+    (a named effect list that other rules call), ``define`` (a named derived value such as a
+    continuous effect: a query over the state, so it cannot go stale) or ``text`` (no formal part of
+    its own; ``implemented_by`` names the rules that carry it, or ``reason`` says why)."""
+
+    id: str
+    family: str
+    text: str
+    editions: tuple[str, ...]
+    sources: tuple[Source, ...]
+    kind: str
+    where: Where
+    differs: tuple[str, ...] = ()
+    open_questions: tuple[str, ...] = ()
+    basis: str = ""
+    on: str = ""
+    when: Union[Expr, None] = None
+    name: str = ""  # procedure or definition name
+    params: tuple[tuple[str, str], ...] = ()
+    value: Union[Expr, None] = None
+    body: tuple[AnyStmt, ...] = ()
+    priority: int = 0
+    implemented_by: tuple[str, ...] = ()
+    reason: str = ""
+    overlay: str = ""  # the ED-n (or parameter) that put this version in place, if any
+
+
+@attrs.frozen
+class Family:
+    name: str
+    title: str
+    file: str
+
+
+@attrs.frozen
+class GameSpec:
+    """Everything one configuration of a game needs, after overlays were applied."""
+
+    name: str
+    title: str
+    parameters: tuple[Parameter, ...]
+    settings: tuple[tuple[str, Union[int, str]], ...]
+    domains: tuple[Domain, ...]
+    constants: tuple[tuple[str, int], ...]
+    tables: tuple[Table, ...]
+    vars: tuple[Var, ...]
+    pools: tuple[Pool, ...]
+    dice: tuple[Die, ...]
+    events: tuple[EventDecl, ...]
+    rules: tuple[Rule, ...]
+    families: tuple[Family, ...]
+    setup: str
+    turn: str
+    players: str  # the domain whose symbols are the decision makers
+    overlays_applied: tuple[str, ...] = ()
+    root: str = ""
+
+    def rule(self, rule_id: str) -> Rule:
+        for r in self.rules:
+            if r.id == rule_id:
+                return r
+        raise KeyError(rule_id)
+
+    def domain(self, name: str) -> Domain:
+        for d in self.domains:
+            if d.name == name:
+                return d
+        raise KeyError(name)
