@@ -36,9 +36,17 @@ class ExprCompiler:
                 self.params[p.name] = (p.name, dom.index(str(value)) if dom else 0)
             else:
                 self.params[p.name] = ("int", value)
-        self.defines: dict[str, Rule] = {r.name: r for r in spec.rules if r.kind == "define"}
+        self.defines: dict[str, Any] = {}
+        for r in spec.rules:
+            if r.kind == "define":
+                self.defines[r.name] = r
+        for d in spec.definitions:
+            if d.name in self.defines:
+                raise SpecError(f"{d.name} is defined twice", d.where.file, d.where.line)
+            self.defines[d.name] = d
         self._compiled_defs: dict[str, tuple[Fn, str]] = {}
         self._in_progress: set[str] = set()
+        self.extends = {d.name: d.extends for d in spec.domains if d.extends}
         self.symbol_owner: dict[str, list[str]] = {}
         for d in spec.domains:
             for s in d.symbols:
@@ -97,7 +105,7 @@ class ExprCompiler:
         parts = []
         for a, dom, size, stride in zip(args, var.index, slot.sizes, slot.strides):
             fn, t = self._c(a, scope)
-            if t != dom:
+            if t != dom and not self._related(t, dom):
                 raise _TypeErr(f"index of {name} must be a {dom}, {a.render()!r} is {t}")
             parts.append((fn, size, stride, dom))
         base = slot.offset
@@ -137,7 +145,7 @@ class ExprCompiler:
         strides.reverse()
         for a, dom, st in zip(args, table.args, strides):
             fn, t = self._c(a, scope)
-            if t != dom:
+            if t != dom and not self._related(t, dom):
                 raise _TypeErr(f"argument of {name} must be a {dom}, {a.render()!r} is {t}")
             parts.append((fn, st, len(self.domains[dom].symbols)))
         if len(parts) == 1:
@@ -181,6 +189,12 @@ class ExprCompiler:
         if name in self.defines:
             return self._call_define(name, (), scope)
         owners = self.symbol_owner.get(name, [])
+        if len(owners) > 1:
+            # symbols shared by a domain and its extensions belong to the base domain
+            bases = [o for o in owners if not any(self._related(o, other) and o != other and self._base_of(other, o)
+                                                  for other in owners)]
+            if len(bases) == 1 and all(self._related(bases[0], o) for o in owners):
+                owners = bases
         if len(owners) == 1:
             idx = self.domains[owners[0]].index(name)
             return (lambda v, L: idx), owners[0]
@@ -196,7 +210,7 @@ class ExprCompiler:
         arg_fns = []
         for a, (pname, ptype) in zip(args, rule.params):
             fn, at = self._c(a, scope)
-            if at != ptype:
+            if not self.compatible(at, ptype):
                 raise _TypeErr(f"argument {pname} of {name} must be a {ptype}, {a.render()!r} is {at}")
             arg_fns.append((pname, fn))
         if not arg_fns:
@@ -211,16 +225,13 @@ class ExprCompiler:
             return self._compiled_defs[name]
         if name in self._in_progress:
             raise _TypeErr(f"definition {name} refers to itself (no recursion in the condition language)")
-        rule = self.defines[name]
+        d = self.defines[name]
         self._in_progress.add(name)
-        holder: dict[str, Fn] = {}
-        # a late-bound trampoline lets other definitions refer to this one while it compiles
         try:
-            assert rule.value is not None
-            fn, t = self.compile(rule.value, dict(rule.params), rule.where, rule.id)
+            assert d.value is not None
+            fn, t = self.compile(d.value, dict(d.params), d.where, getattr(d, "id", "") or getattr(d, "rule", ""))
         finally:
             self._in_progress.discard(name)
-        holder["fn"] = fn
         self._compiled_defs[name] = (fn, t)
         return fn, t
 
@@ -273,7 +284,7 @@ class ExprCompiler:
             test = self._bool(e.test, scope)
             a, ta = self._c(e.then, scope)
             b, tb = self._c(e.other, scope)
-            t = _unify(ta, tb, e)
+            t = self._unify(ta, tb, e)
             return (lambda v, L: a(v, L) if test(v, L) else b(v, L)), t
         if isinstance(e, E.Quant):
             return self._quant(e, scope)
@@ -306,13 +317,13 @@ class ExprCompiler:
             items = []
             for item in e.right.items:
                 f, t = self._c(item, scope)
-                _unify(ta, t, e)
+                self._unify(ta, t, e)
                 items.append(f)
             return (lambda v, L: a(v, L) in [f(v, L) for f in items]), "bool"
         a, ta = self._c(e.left, scope)
         b, tb = self._c(e.right, scope)
         if op in ("==", "!="):
-            _unify(ta, tb, e)
+            self._unify(ta, tb, e)
             if op == "==":
                 return (lambda v, L: a(v, L) == b(v, L)), "bool"
             return (lambda v, L: a(v, L) != b(v, L)), "bool"
@@ -418,19 +429,41 @@ class ExprCompiler:
                  "first": dtype}[kind]
         return run, rtype
 
+    # ---- domain compatibility (a domain may extend another: its first symbols are the other's) --
+    def _chain(self, d: str) -> list[str]:
+        out = [d]
+        while out[-1] in self.extends:
+            out.append(self.extends[out[-1]])
+        return out
+
+    def _base_of(self, base: str, d: str) -> bool:
+        """Is ``base`` a (transitive) prefix domain of ``d``?"""
+        return base in self._chain(d)[1:]
+
+    def _related(self, a: str, b: str) -> bool:
+        return a == b or self._base_of(a, b) or self._base_of(b, a)
+
+    def compatible(self, value_type: str, slot_type: str) -> bool:
+        """Can a value of ``value_type`` be stored where ``slot_type`` is expected?"""
+        return value_type == slot_type or (value_type == "none" and slot_type not in ("int", "bool")) \
+            or self._related(value_type, slot_type)
+
+    def _unify(self, a: str, b: str, e: E.Expr) -> str:
+        if a == b:
+            return a
+        if self._base_of(a, b):
+            return b
+        if self._base_of(b, a):
+            return a
+        if a == "none":
+            return b
+        if b == "none":
+            return a
+        raise _TypeErr(f"cannot compare or join {a} with {b} in {e.render()!r}")
+
 
 _MISSING = object()
 
 
 class _TypeErr(Exception):
     pass
-
-
-def _unify(a: str, b: str, e: E.Expr) -> str:
-    if a == b:
-        return a
-    if a == "none":
-        return b
-    if b == "none":
-        return a
-    raise _TypeErr(f"cannot compare or join {a} with {b} in {e.render()!r}")

@@ -144,6 +144,8 @@ class Program:
                 self._body(self.by_name[f"rule:{rule.id}"], rule.body)
             elif rule.kind == "define":
                 self.exprs.define_type(rule.name)
+        for d in spec.definitions:
+            self.exprs.define_type(d.name)
         for event in spec.events:
             self._dispatcher(event)
         for name in (spec.setup, spec.turn):
@@ -191,7 +193,7 @@ class Program:
                                 f"(rule {s.rule})", s.where.file, s.where.line)
             var = self.layout.slots[slot].var
             val, t = X.compile(s.value, scope, s.where, s.rule)
-            if t != var.type and not (t == "none" and var.type not in ("int", "bool")):
+            if not X.compatible(t, var.type):
                 raise SpecError(f"{slot} holds {var.type}, {s.value.render()!r} is {t} (rule {s.rule})",
                                 s.where.file, s.where.line)
             code.append(_mk(SetI, s.rule, s.where, slot=slot, index=idx, value=val, lo=var.lo, hi=var.hi,
@@ -215,18 +217,19 @@ class Program:
             cond = X.compile_bool(s.cond, scope, s.where, s.rule)
             jump = _mk(JumpIfNotI, s.rule, s.where, cond=cond, target=-1)
             code.append(jump)
-            self._block(code, s.then, dict(scope))
+            # branches share the scope: a name bound in a branch is known after it (locals live in the frame)
+            self._block(code, s.then, scope)
             if s.other:
                 skip = _mk(JumpI, s.rule, s.where, target=-1)
                 code.append(skip)
                 jump.target = len(code)
-                self._block(code, s.other, dict(scope))
+                self._block(code, s.other, scope)
                 skip.target = len(code)
             else:
                 jump.target = len(code)
         elif isinstance(s, M.ForStmt):
             values, dtype = X.domain_values(s.domain, scope, s.where, s.rule)
-            inner = dict(scope)
+            inner = scope
             inner[s.var] = dtype
             cond = X.compile_bool(s.cond, inner, s.where, s.rule) if s.cond is not None else None
             self._counter += 1
@@ -257,7 +260,7 @@ class Program:
             args = []
             for name, e in s.args:
                 fn, t = X.compile(e, scope, s.where, s.rule)
-                if t != wanted[name] and t != "none":
+                if not X.compatible(t, wanted[name]):
                     raise SpecError(f"argument {name} must be a {wanted[name]}, {e.render()!r} is {t} (rule {s.rule})",
                                     s.where.file, s.where.line)
                 args.append((name, fn))
@@ -269,7 +272,7 @@ class Program:
             ends = []
             for opt in s.options:
                 o = MenuOptionI()
-                inner = dict(scope)
+                inner = scope
                 o.var = opt.var
                 o.values = None
                 o.item_fns = None

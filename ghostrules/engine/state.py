@@ -231,7 +231,7 @@ class State:
 
     def current_player_name_for(self, node: MenuI, frame: list[Any]) -> str:
         who = node.by(self.values, frame[2])
-        return self.game.layout.symbol(self.game.spec.players, who) if who is not None and who >= 0 else "players"
+        return self.game.layout.label(self.game.spec.players, who) if who is not None and who >= 0 else "players"
 
     def _resolve(self, node: Any, action: Action | str) -> Action:
         if isinstance(node, MenuI):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .expr import Expr, Name
-from .model import (Die, Domain, EventDecl, Family, GameSpec, Parameter, Pool, Rule, Source, Table, Var,
+from .model import (Definition, Die, Domain, EventDecl, Family, GameSpec, Parameter, Pool, Rule, Source, Table, Var,
                     Where)
 from .source import LDict, LList, Located, SpecError, load_csv_file, load_yaml_file
 from .statements import expr_at, parse_block, where_of
@@ -118,15 +118,18 @@ class _Builder:
     def read_domains(self, spec: LDict) -> None:
         for name, body in spec.items():
             labels: list[str] = []
+            extends = None
             if isinstance(body, LDict) and "union" in body:
                 symbols: list[str] = []
+                first = body["union"][0] if body["union"] else None
+                extends = str(first) if isinstance(first, str) else None
                 for part in body["union"]:
                     if isinstance(part, list):
                         symbols += _symbols(part, body, f"domain {name}")
                     else:
                         dom = self.domain(part, body)
                         symbols += dom.symbols
-                        labels += dom.labels or dom.symbols
+                        pass
             elif isinstance(body, LDict) and "range" in body:
                 lo, hi = body["range"]
                 symbols = [str(i) for i in range(int(lo), int(hi) + 1)]
@@ -139,7 +142,9 @@ class _Builder:
                 raise spec.error_at(name, f"domain {name}: repeated symbol")
             if labels and len(labels) != len(symbols):
                 raise spec.error_at(name, f"domain {name}: {len(labels)} labels for {len(symbols)} symbols")
-            self.domains[str(name)] = Domain(str(name), tuple(symbols), tuple(labels))
+            if labels and not any(labels):
+                labels = []
+            self.domains[str(name)] = Domain(str(name), tuple(symbols), tuple(labels), extends)
 
     def read_tables(self, spec: LDict) -> None:
         for name, body in spec.items():
@@ -245,9 +250,13 @@ class _Builder:
                 self.tables[table] = Table(table, (dom_name, dom.name), "int", tuple(vals), str(body.get("text", "")))
             else:
                 type_ = self.type_name(kind, body) if kind != "int" else "int"
+                nones = {str(x) for x in body.get("none", [])}
                 vals = []
                 for line, row in rows:
                     raw = row.get(col, "")
+                    if raw in nones:
+                        vals.append(-1)
+                        continue
                     if type_ == "int":
                         if not raw.strip().lstrip("-").isdigit():
                             raise SpecError(f"column {col}: expected a whole number, found {raw!r}", fname, line)
@@ -389,6 +398,20 @@ def read_rule(raw: Any, family: str, b: _Builder) -> Rule:
     return Rule(kind="trigger", on=str(raw["on"]), when=when, body=body, **common)
 
 
+def read_definitions(raw: Any, b: _Builder, default_rule: str = "") -> list[Definition]:
+    out = []
+    for d in raw or []:
+        if not isinstance(d, LDict) or "name" not in d or "value" not in d:
+            raise (d.error if isinstance(d, Located) else SpecError)(
+                "a definition needs name, value and (optionally) params, rule, text")
+        bad = set(d) - {"name", "params", "value", "rule", "text"}
+        if bad:
+            raise d.error_at(sorted(bad)[0], f"definition: unknown keys {sorted(bad)}")
+        out.append(Definition(str(d["name"]), _params_of(d.get("params"), d, b), expr_at(d["value"], d, d),
+                              str(d.get("rule", default_rule)), str(d.get("text", "")).strip(), where_of(d)))
+    return out
+
+
 def _matches(cond: Any, params: dict[str, Any]) -> bool:
     if cond is None:
         return True
@@ -436,10 +459,17 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
 
     constants = dict((str(k), int(v)) for k, v in (top.get("constants") or {}).items())
     for _, doc in overlay_docs:
-        for k, v in ((doc.get("set") or {}).get("constants") or {}).items():
-            if str(k) not in constants:
-                raise doc.error_at("set", f"overlay sets unknown constant {k!r}")
-            constants[str(k)] = int(v)
+        if not isinstance(doc, LDict):
+            raise SpecError("an overlay file must be a mapping", getattr(doc, "file", None))
+        unknown_keys = set(doc) - {"overlay", "title", "constants", "replace", "add", "remove", "define"}
+        if unknown_keys:
+            raise doc.error_at(sorted(unknown_keys)[0], f"overlay: unknown section {sorted(unknown_keys)[0]!r}")
+        for entry in doc.get("constants") or []:
+            _need(entry, "difference", "overlay constant", doc)
+            for k, v in _need(entry, "set", "overlay constant", doc).items():
+                if str(k) not in constants:
+                    raise entry.error(f"overlay sets unknown constant {k!r}")
+                constants[str(k)] = int(v)
     b.constants = constants
     b.read_domains(_need(top, "domains", "game", top))
     if "cards" in top:
@@ -457,6 +487,7 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
 
     rules: list[Rule] = []
     families: list[Family] = []
+    definitions = read_definitions(top.get("definitions"), b)
     for path in sorted((folder / "rules").glob("*.yaml")):
         doc = load_yaml_file(path, base)
         if not isinstance(doc, LDict) or "rules" not in doc:
@@ -465,6 +496,7 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
         families.append(Family(fam, str(doc.get("title", fam)), str(path.relative_to(base))))
         for raw in doc["rules"] or []:
             rules.append(read_rule(raw, fam, b))
+        definitions += read_definitions(doc.get("definitions"), b)
 
     applied = []
     for fname, doc in overlay_docs:
@@ -485,6 +517,11 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
             if new.id in by_id:
                 raise entry.error(f"overlay adds {new.id}, which exists already (use replace)")
             rules.append(_with(new, overlay=diff))
+        for entry in doc.get("define") or []:
+            diff = str(_need(entry, "difference", "overlay entry", doc))
+            new_defs = read_definitions([_need(entry, "definition", "overlay entry", doc)], b)
+            names = {d.name for d in new_defs}
+            definitions = [d for d in definitions if d.name not in names] + new_defs
         for entry in doc.get("remove") or []:
             rid = str(_need(entry, "id", "overlay entry", doc))
             if rid not in by_id:
@@ -506,7 +543,7 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
         vars=tuple(b.vars.values()), pools=tuple(pools), dice=tuple(dice), events=tuple(events),
         rules=tuple(rules), families=tuple(families), setup=str(_need(flow, "setup", "flow", flow)),
         turn=str(_need(flow, "turn", "flow", flow)), players=str(_need(top, "players", "game", top)),
-        overlays_applied=tuple(applied), root=str(folder),
+        definitions=tuple(definitions), overlays_applied=tuple(applied), root=str(folder),
     )
 
 

@@ -38,6 +38,7 @@ class Domain:
     name: str
     symbols: tuple[str, ...]
     labels: tuple[str, ...] = ()
+    extends: str | None = None  # a domain whose symbols are this one's first symbols, in order
 
     def index(self, symbol: str) -> int:
         return self.symbols.index(symbol)
@@ -266,6 +267,19 @@ class Rule:
 
 
 @attrs.frozen
+class Definition:
+    """A named derived value (``name(params) = value``), such as a continuous effect or a geometry
+    query. It cites the rule it expresses; being a query over the state, it cannot go stale."""
+
+    name: str
+    params: tuple[tuple[str, str], ...]
+    value: Expr
+    rule: str
+    text: str
+    where: Where
+
+
+@attrs.frozen
 class Family:
     name: str
     title: str
@@ -292,6 +306,7 @@ class GameSpec:
     setup: str
     turn: str
     players: str  # the domain whose symbols are the decision makers
+    definitions: tuple[Definition, ...] = ()
     overlays_applied: tuple[str, ...] = ()
     root: str = ""
 

@@ -113,9 +113,14 @@ def parse_stmt(item: Any, rule: str, owner: Located) -> AnyStmt:
     extra = set(item) - {kw, "rule"} - _ALLOWED[kw]
     if extra:
         raise item.error_at(sorted(extra)[0], f"'{kw}' does not take {sorted(extra)}; allowed: {sorted(_ALLOWED[kw] | {'rule'})}")
-    rule = str(item.get("rule", rule))
     w = where_of(item)
     arg = item[kw]
+    if kw == "if":
+        # 'rule:' on an if names the rule of its test and then-branch; the else-branch keeps the outer rule
+        own = str(item.get("rule", rule))
+        return IfStmt(own, w, expr_at(arg, item, item), parse_block(item.get("then"), own, item),
+                      parse_block(item.get("else"), rule, item))
+    rule = str(item.get("rule", rule))
     return _PARSERS[kw](item, arg, rule, w)
 
 
