@@ -37,6 +37,30 @@ class Game:
         state._run()
         return state
 
+    def state_at(self, procedure: str, args: dict[str, Any] | None = None, base: State | None = None,
+                 tracing: bool = False) -> State:
+        """A position about to run ``procedure(args)``: the values of ``base`` (or the initial values),
+        with the given procedure as the only frame. When it returns, play goes on with the turn
+        procedure, as after any step. This is how a scenario sets up "whose turn and which step"."""
+        if procedure not in self.program.by_name:
+            raise KeyError(f"no procedure {procedure!r}; known: {sorted(p for p in self.program.by_name if ':' not in p)}")
+        proc = self.program.by_name[procedure]
+        given = dict(args or {})
+        wanted = dict(proc.params)
+        if set(given) != set(wanted):
+            raise ValueError(f"{procedure} takes {sorted(wanted)}, given {sorted(given)}")
+        local: dict[str, int] = {}
+        for name, value in given.items():
+            t = wanted[name]
+            if isinstance(value, str) and t not in ("int", "bool"):
+                local[name] = -1 if value == "none" else self.layout.domains[t].index(value)
+            else:
+                local[name] = int(value)
+        values = list(base.values) if base is not None else self.layout.initial_values()
+        state = State(self, values, [[proc.index, 0, local]], tracing)
+        state._run()
+        return state
+
     def state_from_json(self, text: str, tracing: bool = False) -> State:
         doc = json.loads(text)
         if doc.get("game") != self.spec.name or doc.get("settings") != dict(self.spec.settings):

@@ -104,7 +104,7 @@ class State:
                 counts[f] = counts.get(f, 0) + 1
             n = len(node.faces)
             sym = self.game.layout.symbol
-            return [(Action("roll", (f,), f"{node.die}: {sym(node.type, f)}", node.rule), Fraction(c, n))
+            return [(Action("roll", (f,), f"{node.die}: {self.game.layout.label(node.type, f)}", node.rule), Fraction(c, n))
                     for f, c in counts.items()]
         if isinstance(node, RandomI):
             members = self._random_members(node)

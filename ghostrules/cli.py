@@ -1,0 +1,270 @@
+"""The ``ghostrules`` command line: play a seeded game with a readable trace, browse the rules.
+
+    ghostrules play ghost-stories --players 4 --level initiation --edition el --seed 1
+    ghostrules play ghost-stories --seed 7 --json
+    ghostrules rules list --family exorcism
+    ghostrules rules show GS-EXO-3
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import re
+import sys
+import textwrap
+from typing import Any, Sequence
+
+from . import IllegalActionError, SpecError, SpecRuntimeError, available_games, load_game, play
+from .spec.loader import parameter_names
+from .spec.model import Rule
+from .spec.render import INDENT, iter_statements, render_definition, render_rule_formal
+
+DEFAULT_GAME = "ghost-stories"
+WIDTH = 88
+# log kinds shown only with --verbose
+VERBOSE_KINDS = {"set"}
+
+
+class UsageError(Exception):
+    """A problem with what the user asked for: printed as ``error: ...``, exit code 2."""
+
+
+# ---- parameters -------------------------------------------------------------------------------
+
+
+def _game_parameters(game: str) -> dict[str, tuple[Any, ...]]:
+    if game not in available_games():
+        raise UsageError(f"unknown game {game!r}; available: {', '.join(available_games()) or 'none'}")
+    return parameter_names(game)
+
+
+def _convert(game: str, name: str, raw: str, allowed: dict[str, tuple[Any, ...]]) -> Any:
+    if name not in allowed:
+        have = ", ".join(sorted(allowed)) or "none"
+        raise UsageError(f"{game} has no parameter {name!r} (its parameters: {have})")
+    values = allowed[name]
+    for v in values:
+        if str(v) == raw:
+            return v
+    shown = ", ".join(str(v) for v in values)
+    raise UsageError(f"{name} must be one of {shown} (got {raw!r})")
+
+
+def _load(game: str, args: argparse.Namespace, names: Sequence[str] = ("players", "level", "edition")):
+    allowed = _game_parameters(game)
+    params = {}
+    for name in names:
+        raw = getattr(args, name, None)
+        if raw is not None:
+            params[name] = _convert(game, name, str(raw), allowed)
+    return load_game(game, **params)
+
+
+# ---- play -------------------------------------------------------------------------------------
+
+
+def _is_header(entry: Any) -> bool:
+    return entry.kind == "say" and entry.text.startswith("---")
+
+
+def _trace_lines(log: Sequence[Any], verbose: bool) -> list[str]:
+    lines: list[str] = []
+    for entry in log:
+        if entry.kind in VERBOSE_KINDS and not verbose:
+            continue
+        if _is_header(entry):
+            lines.append("")
+            lines.append(f"[{entry.rule}] {entry.text}")
+        else:
+            lines.append(f"{INDENT}[{entry.rule}] {entry.text}")
+    return lines
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = _load(args.game, args)
+    holder: list[Any] = []
+    try:
+        state = play(game, seed=args.seed, tracing=True, on_step=lambda s: holder[:1] or holder.append(s))
+    except (SpecRuntimeError, IllegalActionError) as exc:
+        if holder and not args.json:
+            print("\n".join(_trace_lines(holder[0].log(), args.verbose)))
+        print(f"error: the game stopped: {exc}", file=sys.stderr)
+        return 1
+    outcome = state.outcome()
+    settings = dict(game.spec.settings)
+    if args.json:
+        doc = {
+            "game": game.spec.name,
+            "settings": settings,
+            "seed": args.seed,
+            "outcome": {"result": outcome.result, "rule": outcome.rule_id, "text": outcome.text},
+            "log": [e.to_json() for e in state.log()],
+            "history": [str(a) for a in state.history()],
+        }
+        print(json.dumps(doc, ensure_ascii=False, indent=1))
+        return 0
+    shown = ", ".join(f"{k}={v}" for k, v in settings.items())
+    print(f"{game.spec.title} ({shown}), seed {args.seed}, random decisions")
+    print()
+    print("\n".join(_trace_lines(state.log(), args.verbose)))
+    print()
+    history = state.history()
+    decisions = sum(1 for a in history if a.kind == "choose")
+    turns = sum(1 for e in state.log() if _is_header(e))
+    print(f"Outcome: {outcome.result} ({outcome.rule_id}): {outcome.text}")
+    print(f"{len(history)} actions ({decisions} decisions, {len(history) - decisions} chance outcomes), "
+          f"{turns} turns")
+    return 0
+
+
+# ---- rules ------------------------------------------------------------------------------------
+
+
+def _first_sentence(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    m = re.search(r"(?<=[.!?])\s", text)
+    first = text[:m.start()] if m else text
+    return first if len(first) <= limit else first[:limit - 3].rstrip() + "..."
+
+
+def _editions(rule: Rule) -> str:
+    shown = ",".join(rule.editions) or "all"
+    return f"{shown} [{rule.overlay}]" if rule.overlay else shown
+
+
+def _rules_game(args: argparse.Namespace):
+    return _load(args.game, args, names=("edition",))
+
+
+def cmd_rules_list(args: argparse.Namespace) -> int:
+    game = _rules_game(args)
+    rules = list(game.spec.rules)
+    if args.family:
+        families = sorted({r.family for r in rules})
+        if args.family not in families:
+            raise UsageError(f"no rule family {args.family!r}; families: {', '.join(families)}")
+        rules = [r for r in rules if r.family == args.family]
+    if args.edition:
+        rules = [r for r in rules if not r.editions or args.edition in r.editions]
+    if not rules:
+        print("(no rules)")
+        return 0
+    rows = [(r.id, r.family, r.kind, _editions(r), _first_sentence(r.text)) for r in rules]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4])
+    return 0
+
+
+def _wrap(text: str, indent: str = INDENT) -> list[str]:
+    return textwrap.wrap(" ".join(text.split()), width=WIDTH, initial_indent=indent, subsequent_indent=indent) or [indent]
+
+
+def _find_rule(game: Any, rule_id: str) -> Rule:
+    ids = [r.id for r in game.spec.rules]
+    for r in game.spec.rules:
+        if r.id == rule_id:
+            return r
+    for r in game.spec.rules:
+        if r.id.upper() == rule_id.upper():
+            return r
+    close = difflib.get_close_matches(rule_id.upper(), ids, n=6, cutoff=0.6)
+    hint = f"; did you mean: {', '.join(close)}" if close else "; see 'ghostrules rules list'"
+    raise UsageError(f"no rule {rule_id!r} in {game.spec.name}{hint}")
+
+
+def cmd_rules_show(args: argparse.Namespace) -> int:
+    game = _rules_game(args)
+    spec = game.spec
+    rule = _find_rule(game, args.id)
+    out: list[str] = [f"{rule.id}  (family {rule.family}, {rule.kind})"]
+    out += _wrap(rule.text)
+    out.append("")
+    out.append(f"Editions: {', '.join(rule.editions) or 'all'}")
+    if rule.overlay:
+        out.append(f"This version comes from the overlay for: {rule.overlay}")
+    if rule.differs:
+        out.append(f"Differs between editions: {', '.join(rule.differs)}")
+    if rule.open_questions:
+        out.append(f"Open questions: {', '.join(rule.open_questions)}")
+    if rule.sources:
+        out.append("Sources:")
+        for src in rule.sources:
+            where = src.edition + (f", p. {src.page}" if src.page is not None else "")
+            out.append(f"{INDENT}{where}: \u201c{' '.join(src.words.split())}\u201d")
+            if src.encoded:
+                out.append(f"{INDENT * 2}encoded: {src.encoded}")
+    if rule.basis:
+        out.append("Basis:")
+        out += _wrap(rule.basis)
+    out.append("Formal part:")
+    out += render_rule_formal(rule, indent=1)
+    defs = [d for d in spec.definitions if d.rule == rule.id]
+    if defs:
+        out.append("Definitions citing this rule:")
+        for d in defs:
+            out += render_definition(d, indent=1)
+            if d.text:
+                out += _wrap(d.text, INDENT * 2)
+    carriers = [r.id for r in spec.rules if r.id != rule.id
+                and any(s.rule == rule.id for s in iter_statements(r.body))]
+    if carriers:
+        out.append(f"Effects attributed to this rule also appear in: {', '.join(carriers)}")
+    out.append(f"Spec: {rule.where}")
+    print("\n".join(out))
+    return 0
+
+
+# ---- entry point ------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ghostrules",
+                                     description="Board-game rulebooks as executable, citable rules.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("play", help="play one seeded game with random decisions and print its trace")
+    p.add_argument("game", help="a game folder under specs/ (e.g. ghost-stories)")
+    p.add_argument("--players", help="number of players")
+    p.add_argument("--level", help="difficulty level")
+    p.add_argument("--edition", help="rulebook edition")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of the trace")
+    p.add_argument("--verbose", action="store_true", help="also show every state change (set)")
+    p.set_defaults(func=cmd_play)
+
+    r = sub.add_parser("rules", help="browse the rules of a game")
+    rsub = r.add_subparsers(dest="rules_command", required=True)
+    rl = rsub.add_parser("list", help="one line per rule")
+    rl.add_argument("--game", default=DEFAULT_GAME)
+    rl.add_argument("--edition", help="load this edition and list only the rules it contains")
+    rl.add_argument("--family", help="only this rule family")
+    rl.set_defaults(func=cmd_rules_list)
+    rs = rsub.add_parser("show", help="one rule: text, sources and formal part")
+    rs.add_argument("id", help="rule ID, e.g. GS-EXO-3")
+    rs.add_argument("--game", default=DEFAULT_GAME)
+    rs.add_argument("--edition", help="load this edition")
+    rs.set_defaults(func=cmd_rules_show)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # usage errors and --help
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        return args.func(args)
+    except (UsageError, SpecError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into head
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""Helpers for Ghost Stories scenario tests: build exact positions from a seeded setup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ghostrules
+from ghostrules.engine import Game, State
+
+LAYOUT = ["herbalist", "teahouse", "pavilion", "sorcerer", "watchman", "temple", "circle", "cemetery", "altar"]
+SIDES = {"yellow": "south", "red": "west", "green": "north", "blue": "east"}
+POWERS = {"yellow": "pockets", "red": "peaks", "green": "mountain", "blue": "gust"}
+
+
+def gs_game(**params: Any) -> Game:
+    defaults = dict(players=4, level="initiation", edition="el")
+    defaults.update(params)
+    return ghostrules.load_game("ghost-stories", **defaults)
+
+
+def choose_outcome(state: State, symbol_label: str) -> None:
+    """Apply the chance outcome whose label ends with the given text."""
+    for action, _ in state.chance_outcomes():
+        if action.label.endswith(": " + symbol_label):
+            state.apply_action(action)
+            return
+    raise AssertionError(f"no outcome {symbol_label!r} in {[a.label for a, _ in state.chance_outcomes()]}")
+
+
+def set_up(game: Game, layout: list[str] | None = None, sides: dict[str, str] | None = None,
+           powers: dict[str, str] | None = None, tracing: bool = False) -> State:
+    """Play the setup with the given village layout (row by row from the north-west), board sides and
+    power sides; stop at the first decision of the game (the first player's placement)."""
+    layout = layout or LAYOUT
+    sides = {**SIDES, **(sides or {})}
+    powers = {**POWERS, **(powers or {})}
+    labels = {d.name: dict(zip(d.symbols, d.labels or d.symbols)) for d in game.spec.domains}
+    state = game.new_initial_state(tracing)
+    plan = [labels["villager"][v] for v in layout[:8]]
+    plan += [sides[m] for m in ("yellow", "red", "green")]
+    plan += [labels["power"][powers[m]] for m in ("yellow", "red", "green", "blue")]
+    for label in plan:
+        choose_outcome(state, label)
+    return state
+
+
+def place(state: State, card: str, slot: str, figure: str | None = None) -> str:
+    """Put a ghost (by card symbol or name) on a slot, as if it had arrived earlier."""
+    game = state.game
+    cards = game.layout.domains["card"]
+    symbol = card if card in cards.symbols else cards.symbols[cards.labels.index(card)]
+    state.set("at", symbol, slot)
+    if figure is not None:
+        state.set("figure", symbol, figure)
+    elif state.eval(f"middle_stone[{symbol}, haunter]"):
+        state.set("figure", symbol, "on_card")
+    return symbol
+
+
+def give(state: State, monk: str, colour: str, n: int = 1) -> None:
+    """Move Tao tokens from the supply to a monk (keeps the totals)."""
+    state.set("tao_supply", colour, state.get("tao_supply", colour) - n)
+    state.set("tao", monk, colour, state.get("tao", monk, colour) + n)
+
+
+def set_qi(state: State, monk: str, n: int) -> None:
+    have = state.get("qi", monk)
+    state.set("qi_supply", state.get("qi_supply") + have - n)
+    state.set("qi", monk, n)
+
+
+def labels(state: State) -> list[str]:
+    return [a.label for a in state.legal_actions()]
+
+
+def act(state: State, label: str) -> None:
+    """Apply the decision whose label contains ``label`` (exactly one must match)."""
+    matches = [a for a in state.legal_actions() if label in a.label]
+    assert len(matches) == 1, f"{label!r} matches {[a.label for a in matches]} among {labels(state)}"
+    state.apply_action(matches[0])
+
+
+def roll(state: State, *faces: str) -> None:
+    """Fix the next die rolls."""
+    for face in faces:
+        assert state.is_chance_node(), f"expected a roll, at: {state.prompt()} {labels(state)}"
+        choose_outcome(state, face)
