@@ -76,7 +76,7 @@ class MenuOptionI:
 
 
 class MenuI(Instr):
-    __slots__ = ("by", "prompt", "options")
+    __slots__ = ("by", "prompt", "options", "auto")
     pauses = True
 
 
@@ -164,19 +164,52 @@ class Program:
         proc.code.append(_mk(RetI, proc.rule, Where("<end>", 0)))
 
     def _dispatcher(self, event: M.EventDecl) -> None:
-        """Rules triggered by one event run in declared order: higher priority first, then file order."""
+        """Run the rules triggered by one event.
+
+        Declared order: higher priority first, then file order. Choice order: while some rule
+        applies and has not resolved yet, the player ``by`` picks the next one (a decision)."""
         proc = self.by_name[f"event:{event.name}"]
         scope: Scope = dict(event.params)
         triggered = [r for r in self.spec.rules if r.kind == "trigger" and r.on == event.name]
         triggered.sort(key=lambda r: -r.priority)
         code = proc.code
-        for rule in triggered:
-            args = [(p, _local(p)) for p, _ in event.params]
-            call = _mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args)
-            if rule.when is not None:
-                cond = self.exprs.compile_bool(rule.when, scope, rule.where, rule.id)
-                code.append(_mk(JumpIfNotI, rule.id, rule.where, cond=cond, target=len(code) + 2))
-            code.append(call)
+        args = [(p, _local(p)) for p, _ in event.params]
+        conds = [self.exprs.compile_bool(r.when, scope, r.where, r.id) if r.when is not None else None
+                 for r in triggered]
+        if event.order == "declared" or len(triggered) < 2:
+            for rule, cond in zip(triggered, conds):
+                call = _mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args)
+                if cond is not None:
+                    code.append(_mk(JumpIfNotI, rule.id, rule.where, cond=cond, target=len(code) + 2))
+                code.append(call)
+            code.append(_mk(RetI, "", Where("<end>", 0)))
+            return
+        assert event.by is not None
+        by, _ = self.exprs.compile(event.by, scope, Where(self.spec.name, 0), f"event {event.name}")
+        flags = [f"#done:{r.id}" for r in triggered]
+
+        def pending(flag: str, cond: Fn | None) -> Fn:
+            return lambda v, L: not L.get(flag) and (cond is None or cond(v, L))
+        guards = [pending(f, c) for f, c in zip(flags, conds)]
+        here = Where(f"event {event.name}", 0)
+        top = len(code)
+        code.append(_mk(JumpIfNotI, "", here, cond=lambda v, L: any(g(v, L) for g in guards), target=-1))
+        menu = _mk(MenuI, "", here, by=by, prompt=f"which rule on '{event.name}' resolves next?", options=[],
+                   auto=False)
+        code.append(menu)
+        for rule, flag, guard in zip(triggered, flags, guards):
+            o = MenuOptionI()
+            o.var, o.values, o.item_fns, o.type = None, None, None, ""
+            o.cond = guard
+            text = rule.text.split(". ")[0][:60]
+            o.label = (lambda t: (lambda v, L: t))(f"{rule.id} first ({text})")
+            o.rule = rule.id
+            o.target = len(code)
+            menu.options.append(o)
+            code.append(_mk(LetI, rule.id, rule.where, name=flag, value=lambda v, L: 1))
+            code.append(_mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args))
+            code.append(_mk(JumpI, rule.id, rule.where, target=top))
+        code[top].target = len(code)
         code.append(_mk(RetI, "", Where("<end>", 0)))
 
     # ---- statements ----------------------------------------------------------------------
@@ -267,7 +300,7 @@ class Program:
             code.append(_mk(CallI, s.rule, s.where, proc=proc.index, args=args))
         elif isinstance(s, M.MenuStmt):
             by, _ = X.compile(s.by, scope, s.where, s.rule)
-            menu = _mk(MenuI, s.rule, s.where, by=by, prompt=s.prompt, options=[])
+            menu = _mk(MenuI, s.rule, s.where, by=by, prompt=s.prompt, options=[], auto=s.auto)
             code.append(menu)
             ends = []
             for opt in s.options:

@@ -208,13 +208,7 @@ class State:
         try:
             frame = self.stack[-1]
             if isinstance(node, MenuI):
-                opt_index, value = chosen.key
-                opt = node.options[opt_index]
-                if opt.var is not None:
-                    frame[2][opt.var] = value
-                frame[1] = opt.target
-                if self.tracing:
-                    self._note(opt.rule, "choose", f"{self.current_player_name_for(node, frame)} chooses: {chosen.label}")
+                self._take_option(node, frame, chosen, forced=False)
             else:
                 frame[2][node.var] = chosen.key[0]
                 frame[1] += 1
@@ -228,6 +222,16 @@ class State:
             del self._log[saved[3]:]
             self._outcome = saved[4]
             raise
+
+    def _take_option(self, node: MenuI, frame: list[Any], chosen: Action, forced: bool) -> None:
+        opt_index, value = chosen.key
+        opt = node.options[opt_index]
+        if self.tracing:
+            who = self.current_player_name_for(node, frame)
+            self._note(opt.rule, "choose", f"{chosen.label} (no other option)" if forced else f"{who} chooses: {chosen.label}")
+        if opt.var is not None:
+            frame[2][opt.var] = value
+        frame[1] = opt.target
 
     def current_player_name_for(self, node: MenuI, frame: list[Any]) -> str:
         who = node.by(self.values, frame[2])
@@ -397,6 +401,12 @@ class State:
                         continue
                     return
                 elif t is MenuI:
+                    if ins.auto:
+                        options = self._menu_options(ins)
+                        if len(options) == 1:
+                            # a forced option is no choice: take it and go on
+                            self._take_option(ins, frame, options[0], forced=True)
+                            continue
                     return
                 else:  # pragma: no cover
                     raise SpecRuntimeError(f"unknown instruction {ins!r}")

@@ -354,6 +354,14 @@ def _params_of(body: Any, owner: Located, b: _Builder) -> tuple[tuple[str, str],
     return tuple((str(k), b.type_name(v, body)) for k, v in body.items())
 
 
+def _configurations(raw: Any, owner: LDict) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, LDict):
+        raise owner.error("configurations: expected a mapping of parameter: [values]")
+    return tuple((str(k), tuple(v if isinstance(v, list) else [v])) for k, v in raw.items())
+
+
 def read_rule(raw: Any, family: str, b: _Builder) -> Rule:
     if not isinstance(raw, LDict):
         raise (raw.error if isinstance(raw, Located) else SpecError)("expected a rule (a mapping with id and text)")
@@ -379,6 +387,7 @@ def read_rule(raw: Any, family: str, b: _Builder) -> Rule:
         basis=str(raw.get("basis", "")), priority=int(raw.get("priority", 0)),
         implemented_by=tuple(str(x) for x in raw.get("implemented_by", []) or []),
         reason=str(raw.get("reason", "")),
+        configurations=_configurations(raw.get("configurations"), raw),
     )
     if not kinds:
         if "do" in raw or "value" in raw or "when" in raw:
@@ -483,7 +492,14 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
     events = []
     for ename, ebody in (top.get("events") or {}).items():
         ebody = ebody or LDict()
-        events.append(EventDecl(str(ename), _params_of(ebody.get("params"), top, b), str(ebody.get("text", ""))))
+        order = str(ebody.get("order", "declared"))
+        if order not in ("declared", "choice"):
+            raise ebody.error(f"event {ename}: order must be 'declared' or 'choice', found {order!r}")
+        if order == "choice" and "by" not in ebody:
+            raise ebody.error(f"event {ename}: order 'choice' needs 'by: player' (who chooses)")
+        by = expr_at(ebody["by"], ebody, ebody) if "by" in ebody else None
+        events.append(EventDecl(str(ename), _params_of(ebody.get("params"), top, b), str(ebody.get("text", "")),
+                                order, by))
 
     rules: list[Rule] = []
     families: list[Family] = []

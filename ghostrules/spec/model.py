@@ -94,9 +94,15 @@ class Die:
 
 @attrs.frozen
 class EventDecl:
+    """A named event. When several rules fire on it, ``order`` says how they are ordered:
+    ``declared`` (priority, then file order: the rulebook's order) or ``choice`` (the player
+    ``by`` picks which applicable rule resolves next, where the rulebook gives no order)."""
+
     name: str
     params: tuple[tuple[str, str], ...]
     text: str = ""
+    order: str = "declared"
+    by: Union[Expr, None] = None
 
 
 @attrs.frozen
@@ -187,6 +193,7 @@ class MenuStmt(Stmt):
     by: Expr
     prompt: str
     options: tuple[MenuOption, ...]
+    auto: bool = False
 
 
 @attrs.frozen
@@ -264,6 +271,14 @@ class Rule:
     implemented_by: tuple[str, ...] = ()
     reason: str = ""
     overlay: str = ""  # the ED-n (or parameter) that put this version in place, if any
+    configurations: tuple[tuple[str, tuple[Union[int, str], ...]], ...] = ()  # parameter values it applies to
+
+    def applies_to(self, settings: dict[str, Union[int, str]]) -> bool:
+        """Does this rule concern the configuration (edition and the other parameters)?"""
+        edition = settings.get("edition")
+        if edition is not None and self.editions and edition not in self.editions:
+            return False
+        return all(settings.get(k, v[0]) in v for k, v in self.configurations)
 
 
 @attrs.frozen

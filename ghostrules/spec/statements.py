@@ -10,6 +10,7 @@ Vocabulary (each statement is a mapping with one keyword, plus optional ``rule: 
 ``call: procedure`` / ``with: {param: expr}``
 ``emit: event`` / ``with: {param: expr}``   fires every rule ``on`` that event, in declared order
 ``choose: prompt`` / ``by: player`` / ``options: [{label, for?, if?, do}]``   a decision point
+    (with ``auto: true`` a single applicable option is taken without asking: no choice, no node)
 ``draw: "c in D if cond"`` / ``random: "x in D if cond"``   a uniform chance node
 ``roll: die`` / ``as: name``                a chance node over the die's faces
 ``end: result`` / ``text: template``         the game ends (result such as win or loss)
@@ -29,7 +30,7 @@ from .source import LDict, LList, Located, SpecError
 KEYWORDS = ("set", "move", "if", "for", "let", "call", "emit", "choose", "draw", "random", "roll", "end", "say")
 _ALLOWED = {
     "set": set(), "move": set(), "if": {"then", "else"}, "for": {"do"}, "let": set(),
-    "call": {"with"}, "emit": {"with"}, "choose": {"by", "options"}, "draw": set(), "random": set(),
+    "call": {"with"}, "emit": {"with"}, "choose": {"by", "options", "auto"}, "draw": set(), "random": set(),
     "roll": {"as"}, "end": {"text"}, "say": set(),
 }
 
@@ -190,7 +191,7 @@ def _p_choose(item: LDict, arg: Any, rule: str, w: Where) -> AnyStmt:
         parsed.append(MenuOption(template_at(opt["label"], opt), var, domain, cond,
                                  parse_block(opt.get("do"), orule, opt), orule, where_of(opt)))
     by = expr_at(item.get("by", "none"), item, item)
-    return MenuStmt(rule, w, by, str(arg), tuple(parsed))
+    return MenuStmt(rule, w, by, str(arg), tuple(parsed), bool(item.get("auto", False)))
 
 
 def _and(a: Expr, b: Expr) -> Expr:
