@@ -84,9 +84,14 @@ def _trace_lines(log: Sequence[Any], verbose: bool) -> list[str]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = _load(args.game, args)
-    holder: list[Any] = []
+    holder: list[Any] = []  # the state being played, to show its trace if the game stops on an error
+
+    def keep(state: Any) -> None:
+        if not holder:
+            holder.append(state)
+
     try:
-        state = play(game, seed=args.seed, tracing=True, on_step=lambda s: holder[:1] or holder.append(s))
+        state = play(game, seed=args.seed, tracing=True, on_step=keep)
     except (SpecRuntimeError, IllegalActionError) as exc:
         if holder and not args.json:
             print("\n".join(_trace_lines(holder[0].log(), args.verbose)))
@@ -103,7 +108,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             "log": [e.to_json() for e in state.log()],
             "history": [str(a) for a in state.history()],
         }
-        print(json.dumps(doc, ensure_ascii=False, indent=1))
+        print(json.dumps(doc, ensure_ascii=False))
         return 0
     shown = ", ".join(f"{k}={v}" for k, v in settings.items())
     print(f"{game.spec.title} ({shown}), seed {args.seed}, random decisions")
@@ -183,6 +188,9 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
     out += _wrap(rule.text)
     out.append("")
     out.append(f"Editions: {', '.join(rule.editions) or 'all'}")
+    configurations = getattr(rule, "configurations", ())
+    if configurations:
+        out.append("Applies to: " + "; ".join(f"{k} in {', '.join(map(str, v))}" for k, v in configurations))
     if rule.overlay:
         out.append(f"This version comes from the overlay for: {rule.overlay}")
     if rule.differs:
@@ -220,12 +228,24 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
 # ---- entry point ------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _parameters_epilog() -> str:
+    lines = ["parameters of the available games:"]
+    try:
+        for game in available_games():
+            for name, values in parameter_names(game).items():
+                lines.append(f"  {game}: --{name} {{{','.join(str(v) for v in values)}}}")
+    except (SpecError, OSError):  # a broken spec must not break --help
+        pass
+    return "\n".join(lines)
+
+
+def build_parser(epilog: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ghostrules",
                                      description="Board-game rulebooks as executable, citable rules.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("play", help="play one seeded game with random decisions and print its trace")
+    p = sub.add_parser("play", help="play one seeded game with random decisions and print its trace",
+                       epilog=_parameters_epilog() if epilog else None, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", help="a game folder under specs/ (e.g. ghost-stories)")
     p.add_argument("--players", help="number of players")
     p.add_argument("--level", help="difficulty level")
@@ -251,7 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # the epilog reads every game's parameters: only worth it when help is asked for
+    parser = build_parser(epilog=any(a in ("-h", "--help") for a in argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # usage errors and --help

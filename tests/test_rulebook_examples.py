@@ -190,12 +190,13 @@ def test_severed_heads_on_a_full_village(game):
              "red_3"]
     for card, slot in zip(fillers, slots):
         place(base, card, slot)
-    base.set("active", "red")  # what follows the step is the red monk's turn
     s = game.state_at("bring_ghost", {"by": "yellow"}, base, tracing=True)
     roll(s, "Severed Heads")
     assert labels(s) == ["Severed Heads to yellow board slot 3"]
     act(s, "Severed Heads to yellow board slot 3")
-    assert s.get("qi", "yellow") == 3
+    step = [e.text for e in s.log()[:[e.rule for e in s.log()].index("GS-TURN-1")]]
+    assert "yellow monk loses 1 Qi (3 left)" in step
+    assert sum(t.startswith("yellow monk loses 1 Qi (") for t in step) == 1, "no Qi for the full board now"
     assert s.eval("captured_dice") == 1 and s.eval("exorcism_dice(yellow)") == 2
     assert any(e.rule == "GS-PLACE-4" for e in s.log())
 

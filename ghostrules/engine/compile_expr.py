@@ -229,7 +229,8 @@ class ExprCompiler:
         self._in_progress.add(name)
         try:
             assert d.value is not None
-            fn, t = self.compile(d.value, dict(d.params), d.where, getattr(d, "id", "") or getattr(d, "rule", ""))
+            where = d.formal_at if hasattr(d, "formal_at") else d.where
+            fn, t = self.compile(d.value, dict(d.params), where, getattr(d, "id", "") or getattr(d, "rule", ""))
         finally:
             self._in_progress.discard(name)
         self._compiled_defs[name] = (fn, t)

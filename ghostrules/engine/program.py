@@ -133,7 +133,7 @@ class Program:
             elif rule.kind == "trigger":
                 if rule.on not in self.events:
                     raise SpecError(f"rule {rule.id} is 'on' unknown event {rule.on!r}; declare it under events",
-                                    rule.where.file, rule.where.line)
+                                    rule.formal_at.file, rule.formal_at.line)
                 self._declare(f"rule:{rule.id}", self.events[rule.on].params, rule.id)
         for event in spec.events:
             self._declare(f"event:{event.name}", event.params, "")
@@ -174,7 +174,7 @@ class Program:
         triggered.sort(key=lambda r: -r.priority)
         code = proc.code
         args = [(p, _local(p)) for p, _ in event.params]
-        conds = [self.exprs.compile_bool(r.when, scope, r.where, r.id) if r.when is not None else None
+        conds = [self.exprs.compile_bool(r.when, scope, r.formal_at, r.id) if r.when is not None else None
                  for r in triggered]
         if event.order == "declared" or len(triggered) < 2:
             for rule, cond in zip(triggered, conds):

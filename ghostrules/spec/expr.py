@@ -128,7 +128,11 @@ class Unary:
 
     def render(self) -> str:
         sep = " " if self.op == "not" else ""
-        return f"{self.op}{sep}{_paren(self.operand)}"
+        inner = self.operand
+        text = inner.render()
+        if isinstance(inner, (Binary, Cond)) or (self.op == "-" and isinstance(inner, Unary)):
+            text = f"({text})"
+        return f"{self.op}{sep}{text}"
 
 
 @attrs.frozen
@@ -158,7 +162,9 @@ BUILTINS = ("min", "max", "abs")
 
 
 def _paren(e: Expr) -> str:
-    return f"({e.render()})" if isinstance(e, Binary) else e.render()
+    """Operands of a binary operator: compound ones are parenthesised, so rendering is unambiguous."""
+    return f"({e.render()})" if isinstance(e, (Binary, Unary, Cond)) and not (
+        isinstance(e, Unary) and e.op == "-" and not isinstance(e.operand, (Binary, Unary, Cond))) else e.render()
 
 
 def children(e: Expr) -> tuple[Expr, ...]:
@@ -204,7 +210,8 @@ class _Parser:
                 break
             m = _TOKEN.match(text, pos)
             if not m or m.end() == pos:
-                raise ExprError(f"unexpected character {text[pos:].lstrip()[:1]!r}", text, pos + 1)
+                at = pos + len(text[pos:]) - len(text[pos:].lstrip())
+                raise ExprError(f"unexpected character {text[at]!r}", text, at + 1)
             kind = m.lastgroup or ""
             value = m.group(kind)
             start = m.start(kind) + 1
@@ -245,7 +252,7 @@ class _Parser:
                 self.next()
                 test = self.expression(6)
                 self.expect("else")
-                other = self.expression(5)
+                other = self.expression(4)  # right-associative: a if b else c if d else e
                 left = Cond(test, left, other)
                 continue
             if kind == "op" and value == "not" and power < 40:

@@ -399,12 +399,15 @@ def read_rule(raw: Any, family: str, b: _Builder) -> Rule:
         if "value" not in raw:
             raise raw.error(f"rule {rid}: define needs 'value:'")
         return Rule(kind="define", name=str(raw["define"]), params=params,
-                    value=expr_at(raw["value"], raw, raw), **common)
+                    value=expr_at(raw["value"], raw, raw), formal_where=where_of(raw["value"], raw), **common)
     body = parse_block(raw.get("do"), rid, raw)
     if kind == "procedure":
         return Rule(kind="procedure", name=str(raw["procedure"]), params=params, body=body, **common)
     when = expr_at(raw["when"], raw, raw) if "when" in raw else None
-    return Rule(kind="trigger", on=str(raw["on"]), when=when, body=body, **common)
+    formal_where = where_of(raw["when"], raw) if "when" in raw else None
+    if str(raw["on"]) and "on" in raw and isinstance(raw, LDict):
+        formal_where = formal_where or Where(raw.file, raw.key_line("on"))
+    return Rule(kind="trigger", on=str(raw["on"]), when=when, body=body, formal_where=formal_where, **common)
 
 
 def read_definitions(raw: Any, b: _Builder, default_rule: str = "") -> list[Definition]:
@@ -417,7 +420,8 @@ def read_definitions(raw: Any, b: _Builder, default_rule: str = "") -> list[Defi
         if bad:
             raise d.error_at(sorted(bad)[0], f"definition: unknown keys {sorted(bad)}")
         out.append(Definition(str(d["name"]), _params_of(d.get("params"), d, b), expr_at(d["value"], d, d),
-                              str(d.get("rule", default_rule)), str(d.get("text", "")).strip(), where_of(d)))
+                              str(d.get("rule", default_rule)), str(d.get("text", "")).strip(),
+                              where_of(d["value"], d)))
     return out
 
 

@@ -272,6 +272,11 @@ class Rule:
     reason: str = ""
     overlay: str = ""  # the ED-n (or parameter) that put this version in place, if any
     configurations: tuple[tuple[str, tuple[Union[int, str], ...]], ...] = ()  # parameter values it applies to
+    formal_where: Union[Where, None] = None  # the line of its 'when:' or 'value:'
+
+    @property
+    def formal_at(self) -> Where:
+        return self.formal_where or self.where
 
     def applies_to(self, settings: dict[str, Union[int, str]]) -> bool:
         """Does this rule concern the configuration (edition and the other parameters)?"""

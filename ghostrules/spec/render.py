@@ -57,13 +57,17 @@ def render_statement(s: AnyStmt, indent: int = 0, rule: str | None = None) -> li
         return [f"{pad}set {s.target.render()} = {s.value.render()}{tag}"]
     if isinstance(s, MoveStmt):
         amount = "all" if s.amount is None else s.amount.render()
-        upto = "up to " if s.upto else ""
+        upto = "up to " if s.upto and s.amount is not None else ""
         return [f"{pad}move {upto}{amount} from {s.source.render()} to {s.target.render()}{tag}"]
     if isinstance(s, IfStmt):
         lines = [f"{pad}if {s.cond.render()}:{tag}"] + _block(s.then, indent + 1, s.rule)
+        # the else branch belongs to the rule around the if (see statements.parse_stmt)
+        else_rule = rule if rule is not None else s.rule
+        while len(s.other) == 1 and isinstance(s.other[0], IfStmt):
+            s = s.other[0]
+            lines.append(f"{pad}else if {s.cond.render()}:{_tag(s.rule, else_rule)}")
+            lines += _block(s.then, indent + 1, s.rule)
         if s.other:
-            # the else branch belongs to the rule around the if (see statements.parse_stmt)
-            else_rule = rule if rule is not None else s.rule
             lines.append(f"{pad}else:")
             lines += _block(s.other, indent + 1, else_rule)
         return lines
@@ -77,7 +81,10 @@ def render_statement(s: AnyStmt, indent: int = 0, rule: str | None = None) -> li
     if isinstance(s, EmitStmt):
         return [f"{pad}emit {s.event}({_args(s.args)}){tag}"]
     if isinstance(s, MenuStmt):
-        by = "" if isinstance(s.by, NoneLit) else f" (by {s.by.render()})"
+        how = [] if isinstance(s.by, NoneLit) else [f"by {s.by.render()}"]
+        if getattr(s, "auto", False):  # a single applicable option is taken without asking
+            how.append("auto")
+        by = f" ({', '.join(how)})" if how else ""
         lines = [f'{pad}choose "{s.prompt}"{by}:{tag}']
         for opt in s.options:
             lines += _render_option(opt, indent + 1, s.rule)

@@ -99,6 +99,9 @@ def load_yaml_text(text: str, file: str) -> Any:
 
     def convert(n: yaml.Node) -> Any:
         line = n.start_mark.line + 1
+        if isinstance(n, (yaml.MappingNode, yaml.SequenceNode)) and n.tag not in (
+                "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
+            raise SpecError(f"YAML tag {n.tag!r} is not allowed: specs are plain data", file, line)
         if isinstance(n, yaml.MappingNode):
             out = _wrap(LDict, None, file, line)
             for key_node, value_node in n.value:

@@ -47,7 +47,8 @@ def expr_at(text: Any, at: Any, owner: Located | None = None) -> Expr:
     try:
         return parse(text)
     except ExprError as exc:
-        w = where_of(at, owner)
+        # the expression's own line where it has one (a string in the YAML), else its container's
+        w = where_of(text) if isinstance(text, Located) else where_of(at, owner)
         raise SpecError(f"bad expression: {exc}", w.file, w.line) from None
 
 
