@@ -132,8 +132,9 @@ class Program:
                 self._declare(rule.name, rule.params, rule.id)
             elif rule.kind == "trigger":
                 if rule.on not in self.events:
+                    at = rule.on_where or rule.where
                     raise SpecError(f"rule {rule.id} is 'on' unknown event {rule.on!r}; declare it under events",
-                                    rule.formal_at.file, rule.formal_at.line)
+                                    at.file, at.line)
                 self._declare(f"rule:{rule.id}", self.events[rule.on].params, rule.id)
         for event in spec.events:
             self._declare(f"event:{event.name}", event.params, "")

@@ -123,7 +123,7 @@ class State:
         return list(self._log)
 
     def get(self, name: str, *index: str | int) -> int | str | bool:
-        """Read a slot by name: ``state.get('qi', 'red')``. Symbols come back as names."""
+        """Read a slot by name: ``state.get('stock', 'ann')``. Symbols come back as names."""
         layout = self.game.layout
         flat = layout.index(name, *index)
         var = layout.slots[name].var
@@ -147,7 +147,7 @@ class State:
         return self.game.layout.symbol(t, value)
 
     def set(self, name: str, *index_and_value: Any) -> None:
-        """Set a slot by name (for building positions): ``state.set('qi', 'red', 3)``.
+        """Set a slot by name (for building positions): ``state.set('stock', 'ann', 3)``.
 
         Pool cells may only be set in pairs that keep the totals (see ``pool_totals``); the caller
         of this low-level setter is responsible, and ``check_invariants`` verifies."""
@@ -434,12 +434,12 @@ class State:
         amount = have if ins.amount is None else ins.amount(v, L)
         if amount < 0:
             raise SpecRuntimeError(f"cannot move a negative amount ({amount})")
-        room = ins.dst_hi - v[dst]
+        space = ins.dst_hi - v[dst]
         if ins.upto:
-            amount = min(amount, have, room)
+            amount = min(amount, have, space)
         elif amount > have:
             raise SpecRuntimeError(f"cannot move {amount} from {self.game.layout.name_of(src)}: it holds {have}")
-        elif amount > room:
+        elif amount > space:
             raise SpecRuntimeError(f"{self.game.layout.name_of(dst)} cannot take {amount} more")
         if amount:
             v[src] -= amount

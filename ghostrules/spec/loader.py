@@ -404,10 +404,10 @@ def read_rule(raw: Any, family: str, b: _Builder) -> Rule:
     if kind == "procedure":
         return Rule(kind="procedure", name=str(raw["procedure"]), params=params, body=body, **common)
     when = expr_at(raw["when"], raw, raw) if "when" in raw else None
-    formal_where = where_of(raw["when"], raw) if "when" in raw else None
-    if str(raw["on"]) and "on" in raw and isinstance(raw, LDict):
-        formal_where = formal_where or Where(raw.file, raw.key_line("on"))
-    return Rule(kind="trigger", on=str(raw["on"]), when=when, body=body, formal_where=formal_where, **common)
+    on_where = Where(raw.file, raw.key_line("on"))
+    formal_where = where_of(raw["when"], raw) if "when" in raw else on_where
+    return Rule(kind="trigger", on=str(raw["on"]), when=when, body=body, formal_where=formal_where,
+                on_where=on_where, **common)
 
 
 def read_definitions(raw: Any, b: _Builder, default_rule: str = "") -> list[Definition]:

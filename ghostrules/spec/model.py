@@ -273,6 +273,7 @@ class Rule:
     overlay: str = ""  # the ED-n (or parameter) that put this version in place, if any
     configurations: tuple[tuple[str, tuple[Union[int, str], ...]], ...] = ()  # parameter values it applies to
     formal_where: Union[Where, None] = None  # the line of its 'when:' or 'value:'
+    on_where: Union[Where, None] = None  # the line of its 'on:'
 
     @property
     def formal_at(self) -> Where:
