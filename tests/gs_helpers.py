@@ -85,3 +85,27 @@ def roll(state: State, *faces: str) -> None:
     for face in faces:
         assert state.is_chance_node(), f"expected a roll, at: {state.prompt()} {labels(state)}"
         choose_outcome(state, face)
+
+
+COLOURS = ["yellow", "red", "green", "blue", "black"]
+
+
+def until_next_turn(state: State) -> list[Any]:
+    """Log entries up to the start of the next turn (what the step under test did)."""
+    out = []
+    for e in state.log():
+        if e.rule == "GS-TURN-1":
+            break
+        out.append(e)
+    return out
+
+
+def rules_fired(state: State) -> set[str]:
+    return {e.rule for e in state.log()}
+
+
+def at_step(game: Game, base: State, monk: str, tile: str, procedure: str) -> State:
+    """The monk stands on the tile, it is his turn, and ``procedure`` (e.g. yang_phase, take_actions) begins."""
+    base.set("monk_at", monk, tile)
+    base.set("active", monk)
+    return game.state_at(procedure, {"m": monk}, base, tracing=True)

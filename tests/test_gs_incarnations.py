@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import act, give, gs_game, labels, place, roll, set_qi, set_up
+from gs_helpers import COLOURS, act, give, gs_game, labels, place, roll, set_qi, set_up
 
 MONKS = ["yellow", "red", "green", "blue"]
-COLOURS = ["yellow", "red", "green", "blue", "black"]
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import act, gs_game, labels, place, roll, set_up
+from gs_helpers import rules_fired, act, gs_game, labels, place, roll, set_up
 
 COLOURS = ("yellow", "red", "green", "blue", "black")
 
@@ -24,9 +24,6 @@ COLOURS = ("yellow", "red", "green", "blue", "black")
 def game():
     return gs_game()
 
-
-def rules_fired(state):
-    return {e.rule for e in state.log()}
 
 
 def yang(game, base, monk, tile):

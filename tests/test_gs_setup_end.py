@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from gs_helpers import LAYOUT, SIDES, act, give, gs_game, labels, place, roll, set_qi, set_up
+from gs_helpers import until_next_turn, LAYOUT, SIDES, act, give, gs_game, labels, place, roll, set_qi, set_up
 
 MONKS = ["yellow", "red", "green", "blue"]
 COLOURS = ["yellow", "red", "green", "blue", "black"]
@@ -32,15 +32,6 @@ def cards(game):
 def incarnations(game):
     return [c for c in cards(game) if int(c[1:3]) > 55]
 
-
-def until_next_turn(state):
-    """Log entries up to the start of the next turn (what the step under test did)."""
-    out = []
-    for e in state.log():
-        if e.rule == "GS-TURN-1":
-            break
-        out.append(e)
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import act, give, gs_game, labels, place, roll, set_qi, set_up
+from gs_helpers import rules_fired, act, give, gs_game, labels, place, roll, set_qi, set_up
 
 COLOURS = ("yellow", "red", "green", "blue", "black")
 
@@ -41,9 +41,6 @@ def tokens(state, monk):
 def supply(state):
     return {c: state.get("tao_supply", c) for c in COLOURS}
 
-
-def rules_fired(state):
-    return {e.rule for e in state.log()}
 
 
 def helping(game, base, monk, tile):

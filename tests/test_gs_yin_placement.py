@@ -19,10 +19,9 @@ from fractions import Fraction
 
 import pytest
 
-from gs_helpers import act, give, gs_game, labels, place, roll, set_qi, set_up
+from gs_helpers import COLOURS, until_next_turn, act, give, gs_game, labels, place, roll, set_qi, set_up
 
 MONKS = ["yellow", "red", "green", "blue"]
-COLOURS = ["yellow", "red", "green", "blue", "black"]
 SLOTS = [f"{m}_{k}" for m in MONKS for k in (1, 2, 3)]
 
 
@@ -37,15 +36,6 @@ def base(game):
     b.set("active", "green")
     return b
 
-
-def until_next_turn(state):
-    """Log entries up to the start of the next turn (what the step under test did)."""
-    out = []
-    for e in state.log():
-        if e.rule == "GS-TURN-1":
-            break
-        out.append(e)
-    return out
 
 
 def draw(state, card):
