@@ -64,7 +64,7 @@ def test_play_json(capsys):
     doc = json.loads(out)
     assert doc["game"] == "ghost-stories"
     assert doc["seed"] == 1
-    assert doc["settings"] == {"players": 4, "level": "initiation", "edition": "el"}
+    assert doc["settings"] == {"players": 4, "level": "initiation", "edition": "el", "easy": "no"}
     assert set(doc["outcome"]) == {"result", "rule", "text"}
     assert doc["outcome"]["rule"].startswith("GS-")
     assert doc["log"] and set(doc["log"][0]) == {"step", "rule", "kind", "text"}
@@ -78,8 +78,8 @@ def test_play_json_agrees_with_trace(capsys):
     assert f"Outcome: {o['result']} ({o['rule']}): {o['text']}" in out
 
 
-def test_play_unspecified_players_is_refused(capsys):
-    code, out, err = run(capsys, "play", "ghost-stories", "--players", "3")
+def test_play_invalid_players_is_refused(capsys):
+    code, out, err = run(capsys, "play", "ghost-stories", "--players", "5")
     assert code == 2
     assert err.startswith("error: ")
     assert "players" in err

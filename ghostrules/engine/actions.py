@@ -61,3 +61,15 @@ class LogEntry:
 
 def probability(count: int, total: int) -> Fraction:
     return Fraction(count, total)
+
+
+@attrs.frozen
+class Score:
+    """A score sheet: the total and one (label, rule ID, points) line per item."""
+
+    total: int
+    lines: tuple[tuple[str, str, int], ...]
+
+    def __str__(self) -> str:
+        rows = [f"{points:+4d}  {label} [{rule}]" for label, rule, points in self.lines]
+        return "\n".join(rows + [f"{self.total:+4d}  total"])

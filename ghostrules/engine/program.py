@@ -152,6 +152,13 @@ class Program:
         for name in (spec.setup, spec.turn):
             if name not in self.by_name:
                 raise SpecError(f"flow names unknown procedure {name!r}")
+        self.score_lines = []
+        for line in spec.score:
+            fn, t = self.exprs.compile(line.value, {}, line.where, line.rule)
+            if t != "int":
+                raise SpecError(f"score line {line.label!r} must be a number, it is {t}", line.where.file,
+                                line.where.line)
+            self.score_lines.append((line.label, line.rule, fn))
 
     def _declare(self, name: str, params: tuple[tuple[str, str], ...], rule: str) -> Procedure:
         proc = Procedure(name, params, rule, len(self.procs))

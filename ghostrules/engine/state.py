@@ -11,7 +11,7 @@ import json
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome
+from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
 from .errors import IllegalActionError, SpecRuntimeError
 from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, RandomI, RetI,
                       RollI, SayI, SetI)
@@ -114,6 +114,11 @@ class State:
             label = self.game.layout.label
             return [(Action(node.kind, (x,), f"{node.kind}: {label(node.type, x)}", node.rule), p) for x in members]
         return []
+
+    def score(self) -> Score:
+        """The score sheet the spec declares, evaluated on this position (usually the final one)."""
+        lines = tuple((label, rule, int(fn(self.values, {}))) for label, rule, fn in self.game.program.score_lines)
+        return Score(sum(points for _, _, points in lines), lines)
 
     def history(self) -> list[Action]:
         return list(self._history)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .expr import Expr, Name
-from .model import (Definition, Die, Domain, EventDecl, Family, GameSpec, Parameter, Pool, Rule, Source, Table, Var,
+from .model import (Definition, Die, Domain, OverlayChange, ScoreLine, EventDecl, Family, GameSpec, Parameter, Pool, Rule, Source, Table, Var,
                     Where)
 from .source import LDict, LList, Located, SpecError, load_csv_file, load_yaml_file
 from .statements import expr_at, parse_block, where_of
@@ -219,7 +219,8 @@ class _Builder:
             if key_col not in row:
                 raise SpecError(f"missing column {key_col!r}", fname, 1)
             slug = re.sub(r"[^a-z0-9]+", "_", row.get(label_col, "").lower()).strip("_")
-            symbols.append(f"c{int(row[key_col]):02d}_{slug}")
+            # 'symbols: name' names each row by its label alone (e.g. coal_chute), else c<key>_<label>
+            symbols.append(slug if spec.get("symbols") == "name" else f"c{int(row[key_col]):02d}_{slug}")
             labels.append(row.get(label_col, symbols[-1]))
         self.domains[dom_name] = Domain(dom_name, tuple(symbols), tuple(labels))
         columns = _need(spec, "columns", "cards", spec)
@@ -425,6 +426,21 @@ def read_definitions(raw: Any, b: _Builder, default_rule: str = "") -> list[Defi
     return out
 
 
+def read_score(raw: Any, owner: Located) -> list[ScoreLine]:
+    """A score sheet: a list of {label, rule, value} lines (value: an expression on the final state)."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise owner.error("score: expected a list of lines with label, rule and value")
+    out = []
+    for line in raw:
+        if not isinstance(line, LDict) or not {"label", "value"} <= set(line):
+            raise (line.error if isinstance(line, Located) else owner.error)("a score line needs label and value")
+        out.append(ScoreLine(str(line["label"]), str(line.get("rule", "")), expr_at(line["value"], line, line),
+                             where_of(line["value"], line)))
+    return out
+
+
 def _matches(cond: Any, params: dict[str, Any]) -> bool:
     if cond is None:
         return True
@@ -474,7 +490,8 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
     for _, doc in overlay_docs:
         if not isinstance(doc, LDict):
             raise SpecError("an overlay file must be a mapping", getattr(doc, "file", None))
-        unknown_keys = set(doc) - {"overlay", "title", "constants", "replace", "add", "remove", "define"}
+        unknown_keys = set(doc) - {"overlay", "title", "constants", "replace", "add", "remove", "define", "notes",
+                                   "score"}
         if unknown_keys:
             raise doc.error_at(sorted(unknown_keys)[0], f"overlay: unknown section {sorted(unknown_keys)[0]!r}")
         for entry in doc.get("constants") or []:
@@ -486,7 +503,9 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
     b.constants = constants
     b.read_domains(_need(top, "domains", "game", top))
     if "cards" in top:
-        b.read_cards(top["cards"])
+        # one component table, or a list of them (each its own domain)
+        for card_spec in (top["cards"] if isinstance(top["cards"], list) else [top["cards"]]):
+            b.read_cards(card_spec)
     if "domains_after_cards" in top:
         b.read_domains(top["domains_after_cards"])
     b.read_tables(top.get("tables") or LDict())
@@ -518,10 +537,16 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
             rules.append(read_rule(raw, fam, b))
         definitions += read_definitions(doc.get("definitions"), b)
 
+    score = read_score(top.get("score"), top)
     applied = []
+    changes: list[OverlayChange] = []
     for fname, doc in overlay_docs:
         applied.append(fname)
         by_id = {r.id: i for i, r in enumerate(rules)}
+        for entry in doc.get("constants") or []:
+            for k in entry["set"]:
+                changes.append(OverlayChange(str(entry["difference"]), fname, "constant", str(k),
+                                             str(entry.get("note", ""))))
         for entry in doc.get("replace") or []:
             diff = str(_need(entry, "difference", "overlay entry", doc))
             new = read_rule(_need(entry, "rule", "overlay entry", doc), "", b)
@@ -530,6 +555,7 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
             old = rules[by_id[new.id]]
             merged = _merge(old, new, diff)
             rules[by_id[new.id]] = merged
+            changes.append(OverlayChange(diff, fname, "replace", new.id, str(entry.get("note", ""))))
         for entry in doc.get("add") or []:
             diff = str(_need(entry, "difference", "overlay entry", doc))
             fam = str(_need(entry, "family", "overlay entry", doc))
@@ -537,17 +563,41 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
             if new.id in by_id:
                 raise entry.error(f"overlay adds {new.id}, which exists already (use replace)")
             rules.append(_with(new, overlay=diff))
+            changes.append(OverlayChange(diff, fname, "add", new.id, str(entry.get("note", ""))))
         for entry in doc.get("define") or []:
             diff = str(_need(entry, "difference", "overlay entry", doc))
             new_defs = read_definitions([_need(entry, "definition", "overlay entry", doc)], b)
             names = {d.name for d in new_defs}
+            known = {d.name for d in definitions} | {r.name for r in rules if r.kind == "define"}
+            for name in names - known:
+                raise entry.error(f"overlay redefines {name!r}, which the shared rules do not define")
+            # a name defined by a rule keeps its rule (ID, text, sources) with the overlay's value
+            by_define = {r.name: i for i, r in enumerate(rules) if r.kind == "define"}
+            for d in list(new_defs):
+                if d.name in by_define:
+                    i = by_define[d.name]
+                    rules[i] = _with(rules[i], value=d.value, params=d.params, formal_where=d.where, overlay=diff)
+                    new_defs.remove(d)
             definitions = [d for d in definitions if d.name not in names] + new_defs
+            for name in sorted(names):
+                changes.append(OverlayChange(diff, fname, "define", name, str(entry.get("note", ""))))
         for entry in doc.get("remove") or []:
             rid = str(_need(entry, "id", "overlay entry", doc))
             if rid not in by_id:
                 raise entry.error(f"overlay removes unknown rule {rid}")
             rules = [r for r in rules if r.id != rid]
             by_id = {r.id: i for i, r in enumerate(rules)}
+            changes.append(OverlayChange(str(entry.get("difference", "")), fname, "remove", rid,
+                                         str(entry.get("note", ""))))
+        if doc.get("score") is not None:
+            sdoc = doc["score"]
+            diff = str(_need(sdoc, "difference", "overlay score", doc))
+            score = read_score(_need(sdoc, "lines", "overlay score", doc), sdoc)
+            changes.append(OverlayChange(diff, fname, "score", "score", str(sdoc.get("note", ""))))
+        for entry in doc.get("notes") or []:
+            diff = str(_need(entry, "difference", "overlay note", doc))
+            changes.append(OverlayChange(diff, fname, "note", ", ".join(str(x) for x in entry.get("rules", [])),
+                                         str(_need(entry, "note", "overlay note", doc))))
 
     seen: dict[str, Rule] = {}
     for r in rules:
@@ -563,7 +613,8 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
         vars=tuple(b.vars.values()), pools=tuple(pools), dice=tuple(dice), events=tuple(events),
         rules=tuple(rules), families=tuple(families), setup=str(_need(flow, "setup", "flow", flow)),
         turn=str(_need(flow, "turn", "flow", flow)), players=str(_need(top, "players", "game", top)),
-        definitions=tuple(definitions), overlays_applied=tuple(applied), root=str(folder),
+        definitions=tuple(definitions), score=tuple(score), changes=tuple(changes),
+        overlays_applied=tuple(applied), root=str(folder),
     )
 
 

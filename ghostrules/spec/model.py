@@ -301,6 +301,30 @@ class Definition:
 
 
 @attrs.frozen
+class OverlayChange:
+    """One entry of an overlay (an edition or another parameter): what it changes and why.
+
+    ``kind`` is constant, define, replace, add, remove, score or note (a difference that changes
+    no formal rule, e.g. one of wording, or where the other text is silent)."""
+
+    difference: str
+    overlay: str
+    kind: str
+    target: str
+    note: str = ""
+
+
+@attrs.frozen
+class ScoreLine:
+    """One line of a score sheet: ``value`` is an expression evaluated on the final state."""
+
+    label: str
+    rule: str
+    value: Expr
+    where: Where
+
+
+@attrs.frozen
 class Family:
     name: str
     title: str
@@ -328,6 +352,8 @@ class GameSpec:
     turn: str
     players: str  # the domain whose symbols are the decision makers
     definitions: tuple[Definition, ...] = ()
+    score: tuple[ScoreLine, ...] = ()
+    changes: tuple[OverlayChange, ...] = ()
     overlays_applied: tuple[str, ...] = ()
     root: str = ""
 
