@@ -20,6 +20,7 @@ from . import IllegalActionError, SpecError, SpecRuntimeError, available_games, 
 from .spec.loader import parameter_names
 from .spec.model import Rule
 from .spec.render import INDENT, iter_statements, render_definition, render_rule_formal
+from .render.command import add_render_command
 
 DEFAULT_GAME = "ghost-stories"
 WIDTH = 88
@@ -52,7 +53,7 @@ def _convert(game: str, name: str, raw: str, allowed: dict[str, tuple[Any, ...]]
     raise UsageError(f"{name} must be one of {shown} (got {raw!r})")
 
 
-def _load(game: str, args: argparse.Namespace, names: Sequence[str] = ("players", "level", "edition")):
+def _load(game: str, args: argparse.Namespace, names: Sequence[str] = ("players", "level", "edition", "easy")):
     allowed = _game_parameters(game)
     params = {}
     for name in names:
@@ -107,6 +108,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             "outcome": {"result": outcome.result, "rule": outcome.rule_id, "text": outcome.text},
             "log": [e.to_json() for e in state.log()],
             "history": [str(a) for a in state.history()],
+            "score": {"total": state.score().total,
+                      "lines": [{"label": l, "rule": r, "points": p} for l, r, p in state.score().lines]},
         }
         print(json.dumps(doc, ensure_ascii=False))
         return 0
@@ -121,6 +124,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"Outcome: {outcome.result} ({outcome.rule_id}): {outcome.text}")
     print(f"{len(history)} actions ({decisions} decisions, {len(history) - decisions} chance outcomes), "
           f"{turns} turns")
+    score = state.score()
+    if score.lines:
+        print("Score:")
+        for line in str(score).splitlines():
+            print(INDENT + line)
     return 0
 
 
@@ -140,7 +148,31 @@ def _editions(rule: Rule) -> str:
 
 
 def _rules_game(args: argparse.Namespace):
-    return _load(args.game, args, names=("edition",))
+    return _load(args.game, args, names=("edition", "players", "level"))
+
+
+def cmd_rules_diff(args: argparse.Namespace) -> int:
+    from .spec.differences import compare
+    allowed = _game_parameters(args.game)
+    a = _convert(args.game, "edition", args.a, allowed)
+    b = _convert(args.game, "edition", args.b, allowed)
+    diffs = compare(args.game, "edition", a, b)
+    if args.json:
+        print(json.dumps([{"id": d.id, "topic": d.topic, "texts": dict(d.texts), "rules": list(d.rules),
+                           "effect": d.effect,
+                           "changes": [{"overlay": c.overlay, "kind": c.kind, "target": c.target, "note": c.note}
+                                       for c in d.changes]} for d in diffs], ensure_ascii=False))
+        return 0
+    for d in diffs:
+        print(f"{d.id}  {d.topic}  [{', '.join(d.rules)}]" + (f"  ({d.effect})" if d.effect else ""))
+        for value, text in d.texts:
+            if text:
+                print(f"{INDENT}{value}: {text}")
+        for c in d.changes:
+            what = c.note if c.kind == "note" else f"{c.kind} {c.target}" + (f": {c.note}" if c.note else "")
+            print(f"{INDENT}{c.overlay}: {what}")
+    print(f"{len(diffs)} differences between {a} and {b}")
+    return 0
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
@@ -151,8 +183,9 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
         if args.family not in families:
             raise UsageError(f"no rule family {args.family!r}; families: {', '.join(families)}")
         rules = [r for r in rules if r.family == args.family]
-    if args.edition:
-        rules = [r for r in rules if not r.editions or args.edition in r.editions]
+    if args.edition or getattr(args, "players", None) or getattr(args, "level", None):
+        # only the rules that concern the chosen configuration (editions and parameter values)
+        rules = [r for r in rules if r.applies_to(dict(game.spec.settings))]
     if not rules:
         print("(no rules)")
         return 0
@@ -250,6 +283,7 @@ def build_parser(epilog: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--players", help="number of players")
     p.add_argument("--level", help="difficulty level")
     p.add_argument("--edition", help="rulebook edition")
+    p.add_argument("--easy", help="optional easier start (Ghost Stories: yes = 5 Qi)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of the trace")
     p.add_argument("--verbose", action="store_true", help="also show every state change (set)")
@@ -262,11 +296,23 @@ def build_parser(epilog: bool = True) -> argparse.ArgumentParser:
     rl.add_argument("--edition", help="load this edition and list only the rules it contains")
     rl.add_argument("--family", help="only this rule family")
     rl.set_defaults(func=cmd_rules_list)
+    rl.add_argument("--players", help="list only the rules that apply with this many players")
+    rl.add_argument("--level", help="list only the rules that apply at this level")
+    rd = rsub.add_parser("diff", help="every difference between two editions, with its rules")
+    rd.add_argument("a", help="an edition, e.g. hu")
+    rd.add_argument("b", help="another edition, e.g. el")
+    rd.add_argument("--game", default=DEFAULT_GAME)
+    rd.add_argument("--json", action="store_true")
+    rd.set_defaults(func=cmd_rules_diff)
     rs = rsub.add_parser("show", help="one rule: text, sources and formal part")
     rs.add_argument("id", help="rule ID, e.g. GS-EXO-3")
     rs.add_argument("--game", default=DEFAULT_GAME)
     rs.add_argument("--edition", help="load this edition")
     rs.set_defaults(func=cmd_rules_show)
+
+    from .query.command import add_ask_parser  # the rules-lawyer questions (ghostrules ask)
+    add_ask_parser(sub)
+    add_render_command(sub)  # ghostrules render: SVG pictures of positions
     return parser
 
 

@@ -28,17 +28,24 @@ def choose_outcome(state: State, symbol_label: str) -> None:
 
 
 def set_up(game: Game, layout: list[str] | None = None, sides: dict[str, str] | None = None,
-           powers: dict[str, str] | None = None, tracing: bool = False) -> State:
-    """Play the setup with the given village layout (row by row from the north-west), board sides and
-    power sides; stop at the first decision of the game (the first player's placement)."""
+           powers: dict[str, str] | None = None, tracing: bool = False, playing: list[str] | None = None) -> State:
+    """Play the setup with the given village layout (row by row from the north-west), board sides,
+    played boards (with fewer than 4 players; default: the first boards in colour order) and power
+    sides; stop before the first card is drawn."""
     layout = layout or LAYOUT
     sides = {**SIDES, **(sides or {})}
     powers = {**POWERS, **(powers or {})}
+    players = int(game.parameters["players"])
     labels = {d.name: dict(zip(d.symbols, d.labels or d.symbols)) for d in game.spec.domains}
     state = game.new_initial_state(tracing)
     plan = [labels["villager"][v] for v in layout[:8]]
     plan += [sides[m] for m in ("yellow", "red", "green")]
-    plan += [labels["power"][powers[m]] for m in ("yellow", "red", "green", "blue")]
+    if players < 4:
+        playing = playing or ["yellow", "green", "red", "blue"][:players]
+        plan += [labels["monk"][m] for m in playing]
+    if players == 1:
+        powers["red"] = "peaks"  # GS-SETUP-SOLO-1: no choice left
+    plan += [labels["power"][powers[m]] for m in ("yellow", "red", "green", "blue") if not (players == 1 and m == "red")]
     for label in plan:
         choose_outcome(state, label)
     return state

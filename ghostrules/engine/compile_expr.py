@@ -44,6 +44,13 @@ class ExprCompiler:
             if d.name in self.defines:
                 raise SpecError(f"{d.name} is defined twice", d.where.file, d.where.line)
             self.defines[d.name] = d
+        for name, d in self.defines.items():
+            taken = ("a constant" if name in self.constants else "a state slot" if name in layout.slots
+                     else "a table" if name in self.tables else "")
+            if taken:
+                where = getattr(d, "formal_at", None) or d.where
+                raise SpecError(f"{name} is defined here and is also {taken}: one name, one meaning",
+                                where.file, where.line)
         self._compiled_defs: dict[str, tuple[Fn, str]] = {}
         self._in_progress: set[str] = set()
         self.extends = {d.name: d.extends for d in spec.domains if d.extends}

@@ -38,10 +38,12 @@ class Game:
         return state
 
     def state_at(self, procedure: str, args: dict[str, Any] | None = None, base: State | None = None,
-                 tracing: bool = False) -> State:
+                 tracing: bool = False, stop: bool = False) -> State:
         """A position about to run ``procedure(args)``: the values of ``base`` (or the initial values),
         with the given procedure as the only frame. When it returns, play goes on with the turn
-        procedure, as after any step. This is how a scenario sets up "whose turn and which step"."""
+        procedure, as after any step, or, with ``stop``, the position ends there (outcome
+        ``step over``), so that what one step does can be examined alone. This is how a scenario
+        sets up "whose turn and which step"."""
         if procedure not in self.program.by_name:
             raise KeyError(f"no procedure {procedure!r}; known: {sorted(p for p in self.program.by_name if ':' not in p)}")
         proc = self.program.by_name[procedure]
@@ -57,7 +59,10 @@ class Game:
             else:
                 local[name] = int(value)
         values = list(base.values) if base is not None else self.layout.initial_values()
-        state = State(self, values, [[proc.index, 0, local]], tracing)
+        stack = [[proc.index, 0, local]]
+        if stop:
+            stack.insert(0, [self.program.by_name["#halt"].index, 0, {}])
+        state = State(self, values, stack, tracing)
         state._run()
         return state
 

@@ -138,6 +138,9 @@ class Program:
                 self._declare(f"rule:{rule.id}", self.events[rule.on].params, rule.id)
         for event in spec.events:
             self._declare(f"event:{event.name}", event.params, "")
+        # a position built to run one step can end when that step returns (Game.state_at(stop=True))
+        halt = self._declare("#halt", (), "")
+        halt.code.append(_mk(EndI, "", Where("<scenario>", 0), result="step over", text=None))
         for rule in spec.rules:
             if rule.kind == "procedure":
                 self._body(self.by_name[rule.name], rule.body)
