@@ -151,3 +151,21 @@ def test_rules_diff_lists_32_differences() -> None:
     assert [d.id for d in diffs] == [f"ED-{n}" for n in range(1, 33)]
     assert all(d.rules for d in diffs)
     assert all(d.changes for d in diffs), "every difference is handled by an overlay entry"
+
+
+def test_mantra_of_a_neutral_yellow_board_stays_until_the_board_is_possessed() -> None:
+    """GS-POWER-YELLOW-MANTRA-3 with GS-HBOARD-1: a neutral board keeps its power (for power tokens)
+    until it is possessed; only then does the Mantra leave the game."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from gs_helpers import set_up
+    g = game(3, "initiation", "el")
+    base = set_up(g, playing=["red", "green", "blue"], powers={"yellow": "mantra"})
+    assert not base.get("playing", "yellow") and base.get("mantra_home") == 1
+    s = g.state_at("check_mantra_holder", {}, base, stop=True)
+    assert s.get("mantra_home") == 1 and s.get("mantra_out") == 0
+    base.set("qi_supply", base.get("qi_supply") + base.get("qi", "yellow"))
+    base.set("qi", "yellow", 0)
+    s = g.state_at("check_mantra_holder", {}, base, stop=True)
+    assert s.get("mantra_out") == 1
