@@ -17,7 +17,8 @@ from .engine import (CHANCE, TERMINAL, Action, Game, IllegalActionError, LogEntr
 from .spec import SpecError, available_games, load_spec
 
 __all__ = ["Action", "CHANCE", "Game", "IllegalActionError", "LogEntry", "Outcome", "SpecError",
-           "SpecRuntimeError", "State", "TERMINAL", "available_games", "load_game", "play", "random_policy"]
+           "SpecRuntimeError", "State", "TERMINAL", "available_games", "load_game", "load_scenario", "play",
+           "random_policy"]
 __version__ = "0.1.0"
 
 
@@ -26,8 +27,30 @@ def _load(name: str, frozen: tuple[tuple[str, Any], ...]) -> Game:
     return Game(load_spec(name, **dict(frozen)))
 
 
+_by_settings: dict[tuple[str, Any], Game] = {}
+
+
 def load_game(name: str, **parameters: Any) -> Game:
     """Compile the game ``name`` (a folder under ``specs/``) for the given parameters.
 
-    Unknown games, parameters or values raise SpecError with the allowed values."""
-    return _load(name, tuple(sorted(parameters.items())))
+    Unknown games, parameters or values raise SpecError with the allowed values. The same
+    configuration (defaults filled in) always gives the same Game, so states of it compare equal."""
+    game = _load(name, tuple(sorted(parameters.items())))
+    return _by_settings.setdefault((name, tuple(sorted(game.spec.settings))), game)
+
+
+def load_scenario(source: Any) -> State:
+    """A position from a scenario file (path) or text; see ``ghostrules.query`` and docs/examples/."""
+    from .query import load_scenario as _load_scenario
+    return _load_scenario(source)
+
+
+# Pictures (ghostrules.render): ``state.to_svg()``, also shown inline by Jupyter.
+def _state_to_svg(self: State, caption: str | None = None) -> str:
+    """The picture of this position as an SVG document (see :func:`ghostrules.render.state_to_svg`)."""
+    from .render import state_to_svg
+    return state_to_svg(self, caption)
+
+
+State.to_svg = _state_to_svg  # type: ignore[attr-defined]
+State._repr_svg_ = _state_to_svg  # type: ignore[attr-defined]

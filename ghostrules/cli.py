@@ -175,6 +175,49 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_prove(args: argparse.Namespace) -> int:
+    import time as _time
+    from .prover import ENFORCED, passed, prove, summary
+    from .spec import load_spec
+    allowed = _game_parameters(args.game)
+    configs = [{}]
+    if args.all_configurations:
+        import itertools
+        names = [n for n in ("players", "level", "edition") if n in allowed]
+        configs = [dict(zip(names, combo)) for combo in itertools.product(*(allowed[n] for n in names))]
+    rows, failures, out = [], [], []
+    for params in configs:
+        spec = load_spec(args.game, **params)
+        start = _time.perf_counter()
+        results = prove(spec, kinds=args.kind or None)
+        took = _time.perf_counter() - start
+        label = ", ".join(f"{k}={v}" for k, v in spec.settings)
+        for kind, row in summary(results).items():
+            rule_ids = sorted({r.obligation.rule for r in results if r.obligation.kind == kind})
+            rows.append((label, kind, row, len(rule_ids), took))
+        failures += [(label, r) for r in results if r.status != "proved" and r.obligation.kind in ENFORCED]
+        out.append({"configuration": dict(spec.settings), "seconds": round(took, 2),
+                    "results": [{"kind": r.obligation.kind, "rule": r.obligation.rule,
+                                 "where": str(r.obligation.where), "property": r.obligation.text, "status": r.status,
+                                 "seconds": round(r.seconds, 4), "counterexample": r.counterexample}
+                                for r in results]})
+        ok = passed(results)
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        print(f"{'configuration':48} {'property':13} {'proved':>6} {'failed':>6} {'unknown':>7} {'rules':>5} {'time':>6}")
+        for label, kind, row, n_rules, took in rows:
+            mark = "" if kind in ENFORCED else "  (reported, not enforced yet)"
+            print(f"{label[:48]:48} {kind:13} {row['proved']:6} {row['failed']:6} {row['unknown']:7} {n_rules:5} "
+                  f"{took:6.1f}{mark}")
+        for label, r in failures[:20]:
+            ob = r.obligation
+            print(f"\nFAILED {ob.kind} [{ob.rule}] {ob.where}: {ob.text} ({label})")
+            for k, v in r.counterexample.items():
+                print(f"{INDENT}{k} = {v}")
+    return 0 if not failures else 1
+
+
 def cmd_rules_list(args: argparse.Namespace) -> int:
     game = _rules_game(args)
     rules = list(game.spec.rules)
@@ -288,6 +331,13 @@ def build_parser(epilog: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON document instead of the trace")
     p.add_argument("--verbose", action="store_true", help="also show every state change (set)")
     p.set_defaults(func=cmd_play)
+
+    pv = sub.add_parser("prove", help="prove the specs' properties with Z3 and print a table")
+    pv.add_argument("--game", default=DEFAULT_GAME)
+    pv.add_argument("--json", action="store_true")
+    pv.add_argument("--kind", action="append", help="only this kind of property (repeatable)")
+    pv.add_argument("--all-configurations", action="store_true", help="every players x level x edition")
+    pv.set_defaults(func=cmd_prove)
 
     r = sub.add_parser("rules", help="browse the rules of a game")
     rsub = r.add_subparsers(dest="rules_command", required=True)

@@ -67,6 +67,12 @@ class SayI(Instr):
     __slots__ = ("text",)
 
 
+class RequireI(Instr):
+    """A procedure's precondition, checked on entry: a caller that breaks it is a spec fault."""
+
+    __slots__ = ("cond", "text")
+
+
 class EndI(Instr):
     __slots__ = ("result", "text")
 
@@ -143,7 +149,7 @@ class Program:
         halt.code.append(_mk(EndI, "", Where("<scenario>", 0), result="step over", text=None))
         for rule in spec.rules:
             if rule.kind == "procedure":
-                self._body(self.by_name[rule.name], rule.body)
+                self._body(self.by_name[rule.name], rule.body, rule.requires, rule.formal_at)
             elif rule.kind == "trigger":
                 self._body(self.by_name[f"rule:{rule.id}"], rule.body)
             elif rule.kind == "define":
@@ -155,6 +161,8 @@ class Program:
         for name in (spec.setup, spec.turn):
             if name not in self.by_name:
                 raise SpecError(f"flow names unknown procedure {name!r}")
+        self.invariants = [(inv, self.exprs.compile_bool(inv.holds, {}, inv.where, inv.rule))
+                           for inv in spec.invariants]
         self.score_lines = []
         for line in spec.score:
             fn, t = self.exprs.compile(line.value, {}, line.where, line.rule)
@@ -169,8 +177,12 @@ class Program:
         self.by_name[name] = proc
         return proc
 
-    def _body(self, proc: Procedure, body: tuple[M.AnyStmt, ...]) -> None:
+    def _body(self, proc: Procedure, body: tuple[M.AnyStmt, ...], requires: Expr | None = None,
+              where: Where | None = None) -> None:
         scope: Scope = dict(proc.params)
+        if requires is not None and where is not None:
+            cond = self.exprs.compile_bool(requires, dict(scope), where, proc.rule)
+            proc.code.append(_mk(RequireI, proc.rule, where, cond=cond, text=requires.render()))
         self._block(proc.code, body, scope)
         proc.code.append(_mk(RetI, proc.rule, Where("<end>", 0)))
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
 from .errors import IllegalActionError, SpecRuntimeError
-from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, RandomI, RetI,
-                      RollI, SayI, SetI)
+from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, RandomI,
+                      RequireI, RetI, RollI, SayI, SetI)
 
 if TYPE_CHECKING:
     from .game import Game
@@ -192,6 +192,9 @@ class State:
             var = layout.slots[name].var
             if not var.lo <= value <= var.hi:
                 problems.append(f"{layout.name_of(flat)} = {value} outside {var.lo}..{var.hi}")
+        for inv, holds in self.game.program.invariants:
+            if not holds(self.values, {}):
+                problems.append(f"invariant {inv.id} ({inv.text}) does not hold [{inv.rule}]")
         return problems
 
     # ---- changing the position ---------------------------------------------------------
@@ -384,6 +387,10 @@ class State:
                     stack.append([ins.proc, 0, new_locals])
                 elif t is RetI:
                     stack.pop()
+                elif t is RequireI:
+                    if not ins.cond(v, L):
+                        raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
+                    frame[1] += 1
                 elif t is SayI:
                     if tracing:
                         self._note(ins.rule, "say", ins.text(v, L))

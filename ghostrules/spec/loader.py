@@ -7,6 +7,10 @@ Layout of a game folder::
     editions/*.yaml    overlays that replace, add or remove rules (each citing its difference)
     *.csv              static card/tile tables named in game.yaml
 
+``cards:`` in game.yaml names one component table (a CSV) or a list of them; each becomes a domain
+(one symbol per row: ``c<key>_<label>``, or the label alone with ``symbols: name``) and one table
+per listed column.
+
 Every problem is reported as a SpecError naming the file, the line and what was expected.
 """
 
@@ -17,14 +21,14 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .expr import Expr, Name
-from .model import (Definition, Die, Domain, OverlayChange, ScoreLine, EventDecl, Family, GameSpec, Parameter, Pool, Rule, Source, Table, Var,
+from .model import (Definition, Die, Domain, Invariant, OverlayChange, ScoreLine, EventDecl, Family, GameSpec, Parameter, Pool, Rule, Source, Table, Var,
                     Where)
 from .source import LDict, LList, Located, SpecError, load_csv_file, load_yaml_file
 from .statements import expr_at, parse_block, where_of
 
 SPECS_ROOT = Path(__file__).resolve().parent.parent.parent / "specs"
 RULE_KINDS = ("on", "procedure", "define")
-RULE_KEYS = {"id", "text", "editions", "differs", "open_questions", "sources", "basis", "on", "when", "do",
+RULE_KEYS = {"id", "text", "editions", "differs", "open_questions", "sources", "basis", "on", "when", "do", "requires",
              "procedure", "define", "params", "value", "priority", "implemented_by", "reason", "notes",
              "configurations"}
 
@@ -219,7 +223,7 @@ class _Builder:
             if key_col not in row:
                 raise SpecError(f"missing column {key_col!r}", fname, 1)
             slug = re.sub(r"[^a-z0-9]+", "_", row.get(label_col, "").lower()).strip("_")
-            # 'symbols: name' names each row by its label alone (e.g. coal_chute), else c<key>_<label>
+            # 'symbols: name' names each row by its label alone ("Red Key" -> red_key), else c<key>_<label>
             symbols.append(slug if spec.get("symbols") == "name" else f"c{int(row[key_col]):02d}_{slug}")
             labels.append(row.get(label_col, symbols[-1]))
         self.domains[dom_name] = Domain(dom_name, tuple(symbols), tuple(labels))
@@ -403,7 +407,9 @@ def read_rule(raw: Any, family: str, b: _Builder) -> Rule:
                     value=expr_at(raw["value"], raw, raw), formal_where=where_of(raw["value"], raw), **common)
     body = parse_block(raw.get("do"), rid, raw)
     if kind == "procedure":
-        return Rule(kind="procedure", name=str(raw["procedure"]), params=params, body=body, **common)
+        requires = expr_at(raw["requires"], raw, raw) if "requires" in raw else None
+        return Rule(kind="procedure", name=str(raw["procedure"]), params=params, body=body, requires=requires,
+                    **common)
     when = expr_at(raw["when"], raw, raw) if "when" in raw else None
     on_where = Where(raw.file, raw.key_line("on"))
     formal_where = where_of(raw["when"], raw) if "when" in raw else on_where
@@ -538,6 +544,13 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
         definitions += read_definitions(doc.get("definitions"), b)
 
     score = read_score(top.get("score"), top)
+    invariants = []
+    for inv in top.get("invariants") or []:
+        if not isinstance(inv, LDict) or not {"id", "holds"} <= set(inv):
+            raise (inv.error if isinstance(inv, Located) else top.error)("an invariant needs id and holds")
+        invariants.append(Invariant(str(inv["id"]), str(inv.get("rule", "")), str(inv.get("text", "")),
+                                    expr_at(inv["holds"], inv, inv), where_of(inv["holds"], inv),
+                                    bool(inv.get("boundary", True))))
     applied = []
     changes: list[OverlayChange] = []
     for fname, doc in overlay_docs:
@@ -613,7 +626,7 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
         vars=tuple(b.vars.values()), pools=tuple(pools), dice=tuple(dice), events=tuple(events),
         rules=tuple(rules), families=tuple(families), setup=str(_need(flow, "setup", "flow", flow)),
         turn=str(_need(flow, "turn", "flow", flow)), players=str(_need(top, "players", "game", top)),
-        definitions=tuple(definitions), score=tuple(score), changes=tuple(changes),
+        definitions=tuple(definitions), score=tuple(score), changes=tuple(changes), invariants=tuple(invariants),
         overlays_applied=tuple(applied), root=str(folder),
     )
 

@@ -274,6 +274,7 @@ class Rule:
     configurations: tuple[tuple[str, tuple[Union[int, str], ...]], ...] = ()  # parameter values it applies to
     formal_where: Union[Where, None] = None  # the line of its 'when:' or 'value:'
     on_where: Union[Where, None] = None  # the line of its 'on:'
+    requires: Union[Expr, None] = None  # a procedure's precondition: callers must make it true
 
     @property
     def formal_at(self) -> Where:
@@ -298,6 +299,19 @@ class Definition:
     rule: str
     text: str
     where: Where
+
+
+@attrs.frozen
+class Invariant:
+    """A property every position between two actions satisfies (checked by tests and proved by the
+    prover); ``boundary`` invariants also hold whenever a procedure starts or returns."""
+
+    id: str
+    rule: str
+    text: str
+    holds: Expr
+    where: Where
+    boundary: bool = True
 
 
 @attrs.frozen
@@ -353,6 +367,7 @@ class GameSpec:
     players: str  # the domain whose symbols are the decision makers
     definitions: tuple[Definition, ...] = ()
     score: tuple[ScoreLine, ...] = ()
+    invariants: tuple[Invariant, ...] = ()
     changes: tuple[OverlayChange, ...] = ()
     overlays_applied: tuple[str, ...] = ()
     root: str = ""

@@ -1,0 +1,388 @@
+"""Proof obligations with local facts: what the rule itself checked before acting.
+
+Each obligation is a formula over one arbitrary state that satisfies the declared ranges and
+boundary invariants, plus the *facts in force* at that statement: the procedure's ``requires``,
+the ``when`` of a triggered rule, the guards of the enclosing ``if``/``for``/options and the
+values of ``let`` names, each kept only until a statement writes a slot it reads (or a call,
+an event or a decision hands control elsewhere). That is sound and small: every formula is about
+one statement, so Z3 answers in milliseconds.
+
+Obligations:
+- conservation: a write to a pool cell keeps every pool's totals (for all states);
+- range: a written slot stays in its range; a move's source holds enough and its target has room;
+- invariant: a write keeps every boundary invariant (inductive, one statement at a time);
+- requires: a call satisfies the callee's precondition;
+- options: a decision offers an option, a chance node an outcome.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Iterable
+
+import attrs
+import z3
+
+from ..engine.layout import Layout
+from ..spec import expr as E
+from ..spec import model as M
+from ..spec.model import GameSpec, Where
+from .symbolic import Encoder, Scope, Term, range_facts
+
+_ids = itertools.count()
+
+
+@attrs.define
+class Obligation:
+    kind: str
+    rule: str
+    where: Where
+    text: str
+    assumptions: list[Term]
+    goal: Term
+    procedure: str = ""
+    locals: dict[str, tuple[Term, str]] = attrs.field(factory=dict)
+
+
+@attrs.define
+class Fact:
+    term: Term          # over the current pre-state and the scope's symbols
+    reads: frozenset[str]
+
+
+class LocalProver:
+    """Collects the obligations of one configuration (one fresh pre-state shared by all)."""
+
+    def __init__(self, spec: GameSpec, layout: Layout) -> None:
+        self.spec = spec
+        self.layout = layout
+        self.enc = Encoder(spec, layout)
+        self.state = [z3.Int(f"v{i}") for i in range(layout.size)]
+        self.base = range_facts(layout, self.state)
+        for pool in spec.pools:  # every pool holds its total (the conservation proofs make this inductive)
+            self.base += [t == pool.total for t in self._totals(self.state, pool)]
+        self.boundary = [inv for inv in spec.invariants if inv.boundary]
+        self.base_inv = [self.enc.as_bool(self.enc.encode(inv.holds, self.state, {})[0]) for inv in self.boundary]
+        self.procs = {r.name: r for r in spec.rules if r.kind == "procedure"}
+        self.events = {e.name: e for e in spec.events}
+        self.pool_of = {c: p for p in spec.pools for c in p.cells}
+        self.defines: dict[str, Any] = {r.name: r for r in spec.rules if r.kind == "define"}
+        self.defines.update({d.name: d for d in spec.definitions})
+        self._reads: dict[str, frozenset[str]] = {}
+        self.obligations: list[Obligation] = []
+        self.proc_name = ""
+
+    # ---- static read sets --------------------------------------------------------------
+    def reads(self, e: E.Expr | None) -> frozenset[str]:
+        if e is None:
+            return frozenset()
+        out: set[str] = set()
+        stack = [e]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, E.Index) and x.name in self.layout.slots:
+                out.add(x.name)
+            elif isinstance(x, E.Name):
+                if x.id in self.layout.slots:
+                    out.add(x.id)
+                elif x.id in self.defines:
+                    out |= self.define_reads(x.id)
+            elif isinstance(x, E.Call) and x.func in self.defines:
+                out |= self.define_reads(x.func)
+            stack.extend(E.children(x))
+        return frozenset(out)
+
+    def define_reads(self, name: str) -> frozenset[str]:
+        if name not in self._reads:
+            self._reads[name] = frozenset()  # no recursion in definitions; guard anyway
+            self._reads[name] = self.reads(self.defines[name].value)
+        return self._reads[name]
+
+    # ---- helpers -------------------------------------------------------------------------
+    def value(self, e: E.Expr, scope: Scope) -> tuple[Term, str]:
+        return self.enc.encode(e, self.state, scope)
+
+    def cond(self, e: E.Expr, scope: Scope) -> Term:
+        return self.enc.as_bool(self.value(e, scope)[0])
+
+    def fresh(self, name: str, t: str, may_be_none: bool = True) -> tuple[Term, Term]:
+        """A fresh symbol of a type; a parameter may be none, an element of a domain never is."""
+        if t == "bool":
+            return z3.Bool(f"{name}#{next(_ids)}"), z3.BoolVal(True)
+        v = z3.Int(f"{name}#{next(_ids)}")
+        if t == "int":
+            return v, z3.BoolVal(True)
+        return v, z3.And(v >= (-1 if may_be_none else 0), v < self.enc.size(t))
+
+    def oblige(self, kind: str, rule: str, where: Where, text: str, facts: list[Fact], goal: Term,
+               scope: Scope) -> None:
+        self.obligations.append(Obligation(kind, rule, where, text, [f.term for f in facts], goal,
+                                           self.proc_name, dict(scope)))
+
+    @staticmethod
+    def kill(facts: list[Fact], written: Iterable[str] | None) -> list[Fact]:
+        """Facts that survive a write to these slot families (None: every fact that reads the state)."""
+        if written is None:
+            return [f for f in facts if not f.reads]
+        w = set(written)
+        return [f for f in facts if not (f.reads & w)]
+
+    # ---- walking -------------------------------------------------------------------------
+    def run(self) -> list[Obligation]:
+        for rule in self.spec.rules:
+            if rule.kind in ("procedure", "trigger"):
+                self.walk_rule(rule)
+        return self.obligations
+
+    def walk_rule(self, rule: M.Rule) -> None:
+        self.proc_name = rule.name if rule.kind == "procedure" else f"rule:{rule.id}"
+        params = rule.params if rule.kind == "procedure" else self.events[rule.on].params
+        scope: Scope = {}
+        facts: list[Fact] = []
+        for name, t in params:
+            term, dom = self.fresh(name, t)
+            scope[name] = (term, t)
+            facts.append(Fact(dom, frozenset()))
+        for e in (rule.requires, rule.when if rule.kind == "trigger" else None):
+            if e is not None:
+                facts.append(Fact(self.cond(e, scope), self.reads(e)))
+        self.block(rule.body, facts, scope)
+
+    def block(self, stmts: tuple[M.AnyStmt, ...], facts: list[Fact], scope: Scope) -> list[Fact]:
+        for s in stmts:
+            facts = self.stmt(s, facts, scope)
+        return facts
+
+    def stmt(self, s: M.AnyStmt, facts: list[Fact], scope: Scope) -> list[Fact]:  # noqa: C901
+        if isinstance(s, M.SayStmt):
+            return facts
+        if isinstance(s, M.LetStmt):
+            term, t = self.value(s.value, scope)
+            name, dom = self.fresh(s.name, t)
+            scope[s.name] = (name, t)
+            eq = (name == self.enc.as_bool(term)) if t == "bool" else (name == self.enc.as_int(term))
+            return facts + [Fact(eq, self.reads(s.value))]
+        if isinstance(s, M.SetStmt):
+            return self.write(s, facts, scope)
+        if isinstance(s, M.MoveStmt):
+            return self.move(s, facts, scope)
+        if isinstance(s, M.IfStmt):
+            c = Fact(self.cond(s.cond, scope), self.reads(s.cond))
+            after_then = self.block(s.then, facts + [c], scope)
+            neg = Fact(z3.Not(c.term), c.reads)
+            after_else = self.block(s.other, facts + [neg], scope)
+            return [f for f in facts if f in after_then and f in after_else]
+        if isinstance(s, M.ForStmt):
+            var, dom = self.fresh(s.var, self._domain_type(s.domain, scope), may_be_none=False)
+            scope[s.var] = (var, self._domain_type(s.domain, scope))
+            inner = facts + [Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())]
+            if s.cond is not None:
+                inner.append(Fact(self.cond(s.cond, scope), self.reads(s.cond)))
+            # the body may run many times: facts it invalidates are gone for later iterations too
+            killed = self._writes_of(s.body)
+            inner = self.kill(inner, killed)
+            self.block(s.body, inner, scope)
+            return self.kill(facts, killed)
+        if isinstance(s, (M.CallStmt, M.EmitStmt)):
+            if isinstance(s, M.CallStmt):
+                callee = self.procs[s.proc]
+                if callee.requires is not None:
+                    inner = {n: self.value(e, scope) for n, e in s.args}
+                    self.oblige("requires", s.rule, s.where, f"call {s.proc} with {callee.requires.render()}",
+                                facts, self.enc.as_bool(self.enc.encode(callee.requires, self.state, inner)[0]),
+                                scope)
+            return self.kill(facts, None)
+        if isinstance(s, M.MenuStmt):
+            return self.menu(s, facts, scope)
+        if isinstance(s, M.RandomStmt):
+            t = self._domain_type(s.domain, scope)
+            conds = []
+            for term in self._elements(s.domain, scope):
+                inner = dict(scope)
+                inner[s.var] = (term, t)
+                conds.append(self.enc.as_bool(self.enc.encode(s.cond, self.state, inner)[0])
+                             if s.cond is not None else z3.BoolVal(True))
+            self.oblige("options", s.rule, s.where, f"the chance node '{s.kind} {s.var}' has an outcome", facts,
+                        z3.Or(conds) if conds else z3.BoolVal(False), scope)
+            var, dom = self.fresh(s.var, t, may_be_none=False)
+            scope[s.var] = (var, t)
+            kept = facts + [Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())]
+            if s.cond is not None:
+                kept.append(Fact(self.cond(s.cond, scope), self.reads(s.cond)))
+            return kept
+        if isinstance(s, M.RollStmt):
+            die = next(d for d in self.spec.dice if d.name == s.die)
+            dom = self.layout.domains[die.domain]
+            var = z3.Int(f"{s.var}#{next(_ids)}")
+            scope[s.var] = (var, die.domain)
+            return facts + [Fact(z3.Or([var == dom.index(f) for f in die.faces]), frozenset())]
+        if isinstance(s, M.EndStmt):
+            return facts
+        raise TypeError(s)
+
+    def menu(self, s: M.MenuStmt, facts: list[Fact], scope: Scope) -> list[Fact]:
+        offered = []
+        for opt in s.options:
+            inner_facts = list(facts)
+            if opt.var is not None and opt.domain is not None:
+                t = self._domain_type(opt.domain, scope)
+                conds = []
+                for term in self._elements(opt.domain, scope):
+                    inner = dict(scope)
+                    inner[opt.var] = (term, t)
+                    conds.append(self.enc.as_bool(self.enc.encode(opt.cond, self.state, inner)[0])
+                                 if opt.cond is not None else z3.BoolVal(True))
+                offered.append(z3.Or(conds) if conds else z3.BoolVal(False))
+                var, dom = self.fresh(opt.var, t, may_be_none=False)
+                scope[opt.var] = (var, t)
+                inner_facts += [Fact(dom, frozenset()), Fact(self._member(var, opt.domain, scope), frozenset())]
+            elif opt.cond is None:
+                offered.append(z3.BoolVal(True))
+            else:
+                offered.append(self.cond(opt.cond, scope))
+            if opt.cond is not None:
+                inner_facts.append(Fact(self.cond(opt.cond, scope), self.reads(opt.cond)))
+            self.block(opt.body, inner_facts, scope)
+        self.oblige("options", s.rule, s.where, f"the decision '{s.prompt}' offers an option", facts, z3.Or(offered),
+                    scope)
+        return self.kill(facts, self._writes_of_options(s))
+
+    def _writes_of_options(self, s: M.MenuStmt) -> set[str] | None:
+        out: set[str] = set()
+        for o in s.options:
+            w = self._writes_of(o.body)
+            if w is None:
+                return None
+            out |= w
+        return out
+
+    def _writes_of(self, stmts: Iterable[M.AnyStmt]) -> set[str] | None:
+        """Slot families a block writes; None if it calls out (anything may change)."""
+        out: set[str] = set()
+        for s in stmts:
+            if isinstance(s, M.SetStmt):
+                out.add(_name(s.target))
+            elif isinstance(s, M.MoveStmt):
+                out |= {_name(s.source), _name(s.target)}
+            elif isinstance(s, (M.CallStmt, M.EmitStmt)):
+                return None
+            elif isinstance(s, M.IfStmt):
+                for part in (s.then, s.other):
+                    w = self._writes_of(part)
+                    if w is None:
+                        return None
+                    out |= w
+            elif isinstance(s, M.ForStmt):
+                w = self._writes_of(s.body)
+                if w is None:
+                    return None
+                out |= w
+            elif isinstance(s, M.MenuStmt):
+                w2 = self._writes_of_options(s)
+                if w2 is None:
+                    return None
+                out |= w2
+        return out
+
+    def _domain_type(self, domain: E.Expr, scope: Scope) -> str:
+        if isinstance(domain, E.Name):
+            return domain.id
+        assert isinstance(domain, E.ListLit)
+        return self.value(domain.items[0], scope)[1] if domain.items else "int"
+
+    def _elements(self, domain: E.Expr, scope: Scope) -> list[Term]:
+        if isinstance(domain, E.Name):
+            if domain.id == "bool":
+                return [z3.BoolVal(False), z3.BoolVal(True)]
+            return [z3.IntVal(i) for i in range(self.enc.size(domain.id))]
+        assert isinstance(domain, E.ListLit)
+        return [self.value(i, scope)[0] for i in domain.items]
+
+    def _member(self, var: Term, domain: E.Expr, scope: Scope) -> Term:
+        if isinstance(domain, E.Name):
+            return z3.BoolVal(True)
+        items = self._elements(domain, scope)
+        return z3.Or([var == i for i in items]) if items else z3.BoolVal(False)
+
+    # ---- writes --------------------------------------------------------------------------
+    def _post(self, name: str, index: list[Term], new_value_of: Any, base: list[Term] | None = None) -> list[Term]:
+        """The state after writing new_value_of(old) into name[index] (of ``base``, default the pre-state)."""
+        base = self.state if base is None else base
+        post = list(base)
+        off, sizes, strides = self.enc.slot_cells(name)
+        for combo in itertools.product(*(range(n) for n in sizes)):
+            flat = off + sum(c * st for c, st in zip(combo, strides))
+            hit = z3.And([t == c for t, c in zip(index, combo)]) if index else z3.BoolVal(True)
+            post[flat] = z3.If(hit, new_value_of(base[flat]), base[flat])
+        return post
+
+    def check_write(self, s: M.AnyStmt, names: list[str], post: list[Term], facts: list[Fact], scope: Scope) -> None:
+        for pool in {self.pool_of[n].name: self.pool_of[n] for n in names if n in self.pool_of}.values():
+            goal = z3.And([a == b for a, b in zip(self._totals(self.state, pool), self._totals(post, pool))])
+            self.oblige("conservation", s.rule, s.where, f"pool {pool.name} keeps its totals", facts, goal, scope)
+        for inv in self.boundary:
+            if self.reads(inv.holds) & set(names):
+                goal = self.enc.as_bool(self.enc.encode(inv.holds, post, {})[0])
+                self.oblige("invariant", s.rule, s.where, f"{inv.id} ({inv.text}) still holds", facts, goal, scope)
+
+    def _totals(self, state: list[Term], pool: M.Pool) -> list[Term]:
+        width = self.enc.size(pool.per) if pool.per else 1
+        sums: list[list[Term]] = [[] for _ in range(width)]
+        for cell in pool.cells:
+            slot = self.layout.slots[cell]
+            for k in range(slot.count):
+                sums[k % width if pool.per else 0].append(state[slot.offset + k])
+        return [z3.Sum(x) for x in sums]
+
+    def valid_index(self, name: str, index: list[Term]) -> Term:
+        _, sizes, _ = self.enc.slot_cells(name)
+        return z3.And([z3.And(t >= 0, t < n) for t, n in zip(index, sizes)]) if index else z3.BoolVal(True)
+
+    def write(self, s: M.SetStmt, facts: list[Fact], scope: Scope) -> list[Fact]:
+        name = _name(s.target)
+        index = [self.enc.as_int(self.value(a, scope)[0]) for a in getattr(s.target, "args", ())]
+        valid = self.valid_index(name, index)
+        self.oblige("range", s.rule, s.where, f"{s.target.render()} names a slot (no index is none)", facts, valid,
+                    scope)
+        facts = facts + [Fact(valid, frozenset())]
+        value = self.enc.as_int(self.value(s.value, scope)[0])
+        var = self.layout.slots[name].var
+        self.oblige("range", s.rule, s.where, f"{s.target.render()} = {s.value.render()} stays in {var.lo}..{var.hi}",
+                    facts, z3.And(value >= var.lo, value <= var.hi), scope)
+        post = self._post(name, index, lambda old: value)
+        self.check_write(s, [name], post, facts, scope)
+        return self.kill(facts, {name})
+
+    def move(self, s: M.MoveStmt, facts: list[Fact], scope: Scope) -> list[Fact]:
+        src_name, dst_name = _name(s.source), _name(s.target)
+        si = [self.enc.as_int(self.value(a, scope)[0]) for a in getattr(s.source, "args", ())]
+        di = [self.enc.as_int(self.value(a, scope)[0]) for a in getattr(s.target, "args", ())]
+        valid = z3.And(self.valid_index(src_name, si), self.valid_index(dst_name, di))
+        self.oblige("range", s.rule, s.where, f"move {s.source.render()} -> {s.target.render()} names slots "
+                    f"(no index is none)", facts, valid, scope)
+        facts = facts + [Fact(valid, frozenset())]
+        src = self.enc.read_slot(self.state, src_name, si)
+        dst = self.enc.read_slot(self.state, dst_name, di)
+        hi = self.layout.slots[dst_name].var.hi
+        amount = src if s.amount is None else self.enc.as_int(self.value(s.amount, scope)[0])
+        if s.upto:
+            amount = z3.If(amount < src, amount, src)
+            amount = z3.If(amount < hi - dst, amount, hi - dst)
+        self.oblige("range", s.rule, s.where,
+                    f"move {s.amount.render() if s.amount else 'all'} from {s.source.render()} to {s.target.render()}: "
+                    f"the source holds enough and the target has room", facts,
+                    z3.And(amount >= 0, amount <= src, dst + amount <= hi), scope)
+        amt = z3.Int(f"amount#{next(_ids)}")
+        facts_with_amount = facts + [Fact(amt == amount, frozenset({src_name, dst_name}))]
+        post = self._post(src_name, si, lambda old: old - amt)
+        post = self._post(dst_name, di, lambda old: old + amt, base=post)
+        self.check_write(s, [src_name, dst_name], post, facts_with_amount, scope)
+        return self.kill(facts, {src_name, dst_name})
+
+    def _family(self, name: str) -> range:
+        slot = self.layout.slots[name]
+        return range(slot.offset, slot.offset + slot.count)
+
+
+def _name(e: E.Expr) -> str:
+    return getattr(e, "name", None) or getattr(e, "id")

@@ -1,0 +1,336 @@
+"""The condition language as Z3 terms over a symbolic state.
+
+A symbolic state is one Z3 integer term per flat state slot (the same layout the engine uses); a
+boolean slot is an integer 0/1. Expressions are encoded from the same ASTs the engine compiles:
+indices over finite domains become if-then-else chains, quantifiers are expanded over their
+domains, definitions are inlined (they are not recursive). This second, independent reading of
+the spec is checked against the engine by a differential test.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import z3
+
+from ..engine.layout import Layout
+from ..spec import expr as E
+from ..spec.model import GameSpec
+
+Term = Any  # z3.ArithRef or z3.BoolRef
+Scope = dict[str, tuple[Term, str]]
+
+
+class EncodeError(Exception):
+    pass
+
+
+class Encoder:
+    """Encodes expressions of one configuration; ``state`` is a list of Z3 Int terms (flat slots)."""
+
+    def __init__(self, spec: GameSpec, layout: Layout) -> None:
+        self.spec = spec
+        self.layout = layout
+        self.domains = layout.domains
+        self.tables = {t.name: t for t in spec.tables}
+        self.constants = dict(spec.constants)
+        self.params: dict[str, tuple[int, str]] = {}
+        settings = dict(spec.settings)
+        for p in spec.parameters:
+            value = settings[p.name]
+            if isinstance(value, bool) or not isinstance(value, int):
+                self.params[p.name] = (self.domains[p.name].index(str(value)), p.name)
+            else:
+                self.params[p.name] = (value, "int")
+        self.defines: dict[str, Any] = {}
+        for r in spec.rules:
+            if r.kind == "define":
+                self.defines[r.name] = r
+        for d in spec.definitions:
+            self.defines[d.name] = d
+        self.extends = {d.name: d.extends for d in spec.domains if d.extends}
+        self._table_cache: dict[str, Any] = {}
+        self._memo: dict[Any, Any] = {}
+        self._ints: dict[int, Term] = {}
+        self.symbol_owner: dict[str, list[str]] = {}
+        for d in spec.domains:
+            for s in d.symbols:
+                self.symbol_owner.setdefault(s, []).append(d.name)
+
+    # ---- helpers -------------------------------------------------------------------------
+    def size(self, domain: str) -> int:
+        return 2 if domain == "bool" else len(self.domains[domain].symbols)
+
+    def slot_cells(self, name: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        slot = self.layout.slots[name]
+        return slot.offset, slot.sizes, slot.strides
+
+    def flat_index(self, name: str, index_terms: list[Term]) -> Term:
+        """A term for the flat position of name[index...] (assumed within the domains)."""
+        off, _, strides = self.slot_cells(name)
+        total: Term = z3.IntVal(off)
+        for t, st in zip(index_terms, strides):
+            total = total + t * st
+        return total
+
+    def read_slot(self, state: list[Term], name: str, index_terms: list[Term]) -> Term:
+        off, sizes, strides = self.slot_cells(name)
+        if not sizes:
+            return state[off]
+        return self._select(state, off, sizes, strides, index_terms)
+
+    def _select(self, state: list[Term], off: int, sizes: tuple[int, ...], strides: tuple[int, ...],
+                idx: list[Term]) -> Term:
+        # concrete indices pick directly; symbolic ones become an if-then-else chain
+        consts = [t.as_long() if z3.is_int_value(t) else None for t in idx]
+        if all(c is not None for c in consts):
+            flat = off + sum(c * st for c, st in zip(consts, strides))  # type: ignore[operator]
+            return state[flat]
+        first, rest = idx[0], idx[1:]
+        branches = []
+        for i in range(sizes[0]):
+            if rest:
+                val = self._select(state, off + i * strides[0], sizes[1:], strides[1:], rest)
+            else:
+                val = state[off + i * strides[0]]
+            branches.append((i, val))
+        out = branches[-1][1]
+        for i, val in reversed(branches[:-1]):
+            out = z3.If(first == i, val, out)
+        return out
+
+    def table_value(self, name: str, idx: list[Term]) -> Term:
+        if name not in self._table_cache:
+            table = self.tables[name]
+            sizes = tuple(self.size(a) for a in table.args)
+            strides = []
+            acc = 1
+            for s in reversed(sizes):
+                strides.append(acc)
+                acc *= s
+            self._table_cache[name] = ([self.intval(v) for v in table.values], sizes, tuple(reversed(strides)))
+        values, sizes, strides = self._table_cache[name]
+        return self._select(values, 0, sizes, strides, idx)
+
+    def intval(self, n: int) -> Term:
+        if n not in self._ints:
+            self._ints[n] = z3.IntVal(n)
+        return self._ints[n]
+
+    @staticmethod
+    def as_bool(term: Term) -> Term:
+        return term if z3.is_bool(term) else term != 0
+
+    @staticmethod
+    def as_int(term: Term) -> Term:
+        return z3.If(term, 1, 0) if z3.is_bool(term) else term
+
+    def _base_of(self, base: str, d: str) -> bool:
+        while d in self.extends:
+            d = self.extends[d]
+            if d == base:
+                return True
+        return False
+
+    # ---- expressions ---------------------------------------------------------------------
+    def encode(self, e: E.Expr, state: list[Term], scope: Scope) -> tuple[Term, str]:  # noqa: C901
+        if isinstance(e, E.Num):
+            return self.intval(e.value), "int"
+        if isinstance(e, E.Bool):
+            return z3.BoolVal(e.value), "bool"
+        if isinstance(e, E.NoneLit):
+            return z3.IntVal(-1), "none"
+        if isinstance(e, E.Qualified):
+            return z3.IntVal(self.domains[e.domain].index(e.symbol)), e.domain
+        if isinstance(e, E.Name):
+            return self._name(e.id, state, scope)
+        if isinstance(e, E.Index):
+            idx = [self.as_int(self.encode(a, state, scope)[0]) for a in e.args]
+            if e.name in self.layout.slots:
+                var = self.layout.slots[e.name].var
+                val = self.read_slot(state, e.name, idx)
+                return (val != 0 if var.type == "bool" else val), var.type
+            table = self.tables[e.name]
+            val = self.table_value(e.name, idx)
+            return (val != 0 if table.type == "bool" else val), table.type
+        if isinstance(e, E.Call):
+            if e.func in self.defines:
+                return self._define(e.func, e.args, state, scope)
+            args = [self.as_int(self.encode(a, state, scope)[0]) for a in e.args]
+            if e.func == "abs":
+                return z3.If(args[0] >= 0, args[0], -args[0]), "int"
+            out = args[0]
+            for a in args[1:]:
+                out = z3.If(a < out, a, out) if e.func == "min" else z3.If(a > out, a, out)
+            return out, "int"
+        if isinstance(e, E.Unary):
+            t, _ = self.encode(e.operand, state, scope)
+            if e.op == "not":
+                return z3.Not(self.as_bool(t)), "bool"
+            return -self.as_int(t), "int"
+        if isinstance(e, E.Binary):
+            return self._binary(e, state, scope)
+        if isinstance(e, E.Cond):
+            test = self.as_bool(self.encode(e.test, state, scope)[0])
+            a, ta = self.encode(e.then, state, scope)
+            b, tb = self.encode(e.other, state, scope)
+            if ta == "bool" and tb == "bool":
+                return z3.If(test, a, b), "bool"
+            t = ta if ta != "none" else tb
+            return z3.If(test, self.as_int(a), self.as_int(b)), t
+        if isinstance(e, E.Quant):
+            return self._quant(e, state, scope)
+        raise EncodeError(f"cannot encode {e.render()}")
+
+    def _name(self, name: str, state: list[Term], scope: Scope) -> tuple[Term, str]:
+        if name in scope:
+            return scope[name]
+        if name in self.constants:
+            return z3.IntVal(self.constants[name]), "int"
+        if name in self.params:
+            v, t = self.params[name]
+            return z3.IntVal(v), t
+        if name in self.layout.slots:
+            off = self.layout.slots[name].offset
+            var = self.layout.slots[name].var
+            return (state[off] != 0 if var.type == "bool" else state[off]), var.type
+        if name in self.tables and not self.tables[name].args:
+            return z3.IntVal(self.tables[name].values[0]), self.tables[name].type
+        if name in self.defines:
+            return self._define(name, (), state, scope)
+        owners = self.symbol_owner.get(name, [])
+        if len(owners) > 1:
+            owners = [o for o in owners if not any(self._base_of(other, o) for other in owners if other != o)]
+        if len(owners) == 1:
+            return z3.IntVal(self.domains[owners[0]].index(name)), owners[0]
+        raise EncodeError(f"unknown name {name}")
+
+    def _define(self, name: str, args: tuple[E.Expr, ...], state: list[Term], scope: Scope) -> tuple[Term, str]:
+        d = self.defines[name]
+        inner: Scope = {}
+        for a, (pname, ptype) in zip(args, d.params):
+            term, _ = self.encode(a, state, scope)
+            inner[pname] = (self.as_bool(term) if ptype == "bool" else self.as_int(term), ptype)
+        # a definition depends only on its arguments and the state: encode each combination once
+        key = (name, tuple(t.get_id() for t, _ in inner.values()), id(state))
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        result = self.encode(d.value, state, inner)
+        self._memo[key] = (state, result)
+        return result
+
+    def _binary(self, e: E.Binary, state: list[Term], scope: Scope) -> tuple[Term, str]:
+        op = e.op
+        if op in ("and", "or"):
+            a = self.as_bool(self.encode(e.left, state, scope)[0])
+            b = self.as_bool(self.encode(e.right, state, scope)[0])
+            return (z3.And(a, b) if op == "and" else z3.Or(a, b)), "bool"
+        if op == "in":
+            a, ta = self.encode(e.left, state, scope)
+            assert isinstance(e.right, E.ListLit)
+            items = [self.encode(i, state, scope)[0] for i in e.right.items]
+            if ta == "bool":
+                return z3.Or([a == self.as_bool(i) for i in items]), "bool"
+            return z3.Or([self.as_int(a) == self.as_int(i) for i in items]), "bool"
+        a, ta = self.encode(e.left, state, scope)
+        b, tb = self.encode(e.right, state, scope)
+        if op in ("==", "!="):
+            if ta == "bool" or tb == "bool":
+                eq = self.as_bool(a) == self.as_bool(b)
+            else:
+                eq = a == b
+            return (eq if op == "==" else z3.Not(eq)), "bool"
+        a, b = self.as_int(a), self.as_int(b)
+        if op == "<":
+            return a < b, "bool"
+        if op == "<=":
+            return a <= b, "bool"
+        if op == ">":
+            return a > b, "bool"
+        if op == ">=":
+            return a >= b, "bool"
+        if op == "+":
+            return a + b, "int"
+        if op == "-":
+            return a - b, "int"
+        if op == "*":
+            return a * b, "int"
+        if op == "//":
+            # Python floor division (b > 0 in every spec); 0 when b is 0, as in the engine
+            return z3.If(b == 0, 0, a / b), "int"
+        if op == "%":
+            return z3.If(b == 0, 0, a % b), "int"
+        raise EncodeError(f"operator {op}")
+
+    def _quant(self, e: E.Quant, state: list[Term], scope: Scope) -> tuple[Term, str]:
+        if isinstance(e.domain, E.Name):
+            dtype = e.domain.id
+            elements: list[tuple[Term, str]] = [(self.intval(i), dtype) for i in range(self.size(dtype))]
+            if dtype == "bool":
+                elements = [(z3.BoolVal(False), "bool"), (z3.BoolVal(True), "bool")]
+        else:
+            elements = [self.encode(i, state, scope) for i in e.domain.items]
+            dtype = elements[0][1] if elements else "int"
+        conds, bodies, values = [], [], []
+        for term, t in elements:
+            inner = dict(scope)
+            inner[e.var] = (term, t if t != "none" else dtype)
+            conds.append(self.as_bool(self.encode(e.cond, state, inner)[0]) if e.cond is not None else z3.BoolVal(True))
+            bodies.append(self.encode(e.body, state, inner)[0] if e.body is not None else None)
+            values.append(self.as_int(term) if not z3.is_bool(term) else term)
+        kind = e.kind
+        if kind == "count":
+            return z3.Sum([z3.If(c, 1, 0) for c in conds]) if conds else z3.IntVal(0), "int"
+        if kind == "sum":
+            return z3.Sum([z3.If(c, self.as_int(b), 0) for c, b in zip(conds, bodies)]) if conds else z3.IntVal(0), "int"
+        if kind == "exists":
+            return z3.Or(conds) if conds else z3.BoolVal(False), "bool"
+        if kind == "forall":
+            return z3.And([z3.Implies(c, self.as_bool(b)) for c, b in zip(conds, bodies)]) if conds else z3.BoolVal(True), "bool"
+        if kind == "first":
+            out: Term = z3.IntVal(-1)
+            for c, v in reversed(list(zip(conds, values))):
+                out = z3.If(c, v, out)
+            return out, dtype
+        # min / max over the elements satisfying the condition; -1 when there is none
+        out = z3.IntVal(-1)
+        found: Term = z3.BoolVal(False)
+        for c, b in zip(conds, bodies):
+            bi = self.as_int(b)
+            better = (bi < out) if kind == "min" else (bi > out)
+            out = z3.If(c, z3.If(z3.Or(z3.Not(found), better), bi, out), out)
+            found = z3.Or(found, c)
+        return out, "int"
+
+
+def fresh_state(layout: Layout, prefix: str) -> list[Term]:
+    return [z3.Int(f"{prefix}{i}") for i in range(layout.size)]
+
+
+def range_facts(layout: Layout, state: list[Term]) -> list[Term]:
+    """Every slot within its declared range."""
+    out = []
+    for name, slot in layout.slots.items():
+        var = slot.var
+        for k in range(slot.count):
+            t = state[slot.offset + k]
+            out.append(z3.And(t >= var.lo, t <= var.hi))
+    return out
+
+
+def concrete(state_values: list[int]) -> list[Term]:
+    return [z3.IntVal(v) for v in state_values]
+
+
+def evaluate(term: Term) -> Any:
+    """The value of a closed term."""
+    v = z3.simplify(term)
+    if z3.is_true(v):
+        return True
+    if z3.is_false(v):
+        return False
+    return v.as_long()
+
+
+EncodeFn = Callable[[E.Expr, list[Term], Scope], tuple[Term, str]]

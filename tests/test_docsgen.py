@@ -1,0 +1,58 @@
+"""The docs generator is game-agnostic: any folder of specs becomes a reference that builds with -W,
+and a game that does not load stops the build with its error."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sphinx")
+
+from docs_build import ROOT  # noqa: E402
+
+TOYS = ROOT / "tests" / "fixtures" / "specs"
+
+
+def _project(tmp_path: Path, specs: Path) -> Path:
+    src = tmp_path / "docs"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        "extensions = ['ghostrules.docsgen']\n"
+        f"ghostrules_specs = {str(specs)!r}\n"
+        "html_theme = 'basic'\n", encoding="utf-8")
+    (src / "index.rst").write_text("Toys\n====\n\nSee :rule:`toy:T-WIN`.\n\n.. toctree::\n\n   reference/index\n",
+                                   encoding="utf-8")
+    return src
+
+
+def _build(src: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(src / "_build")],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT,
+                          env={**__import__("os").environ, "GHOSTRULES_DOCS_GAMES": ""})
+
+
+def test_every_game_folder_gets_a_reference(tmp_path):
+    src = _project(tmp_path, TOYS)
+    done = _build(src)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for game in ("toy", "toy_order"):
+        page = src / "_build" / "reference" / game / "index.html"
+        assert page.is_file(), f"no reference for {game}"
+    core = (src / "_build" / "reference" / "toy" / "rules" / "core.html").read_text(encoding="utf-8")
+    rule_ids = [line.split(":", 1)[1].strip() for line in (TOYS / "toy" / "rules" / "core.yaml").read_text().splitlines()
+                if line.strip().startswith("- id:")]
+    assert rule_ids and all(f'id="{r}"' in core for r in rule_ids)
+
+
+def test_a_game_that_does_not_load_fails_the_build(tmp_path):
+    specs = tmp_path / "specs"
+    shutil.copytree(TOYS / "toy", specs / "toy")
+    rules = specs / "toy" / "rules" / "core.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("- id:", "- idx:", 1), encoding="utf-8")
+    done = _build(_project(tmp_path, specs))
+    assert done.returncode != 0
+    assert "toy" in done.stderr and "does not load" in done.stderr
