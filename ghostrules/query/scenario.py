@@ -553,15 +553,16 @@ class _Builder:
                                    f"{' (' + pool.text + ')' if pool.text else ''}", max(lines) if lines else 1)
 
     def _check(self, setup_state: State, values: list[int]) -> None:
-        probe = setup_state.clone()
-        probe.values = list(values)
-        for problem in probe.check_invariants():
-            raise self.err(f"the position is impossible: {problem}", 1)
+        # the game's own checks first: they know which section of the file to point at
         for check in self.schema.checks:
             holds, _ = self.v.raw(check.holds, values, file=self.schema.file, line=check.line)
             if not holds:
                 line = self.doc.key_line(check.section) if check.section and check.section in self.doc else 1
                 raise self.err(f"the position breaks {check.rule} ({check.text}): {check.holds} is false", line)
+        probe = setup_state.clone()
+        probe.values = list(values)
+        for problem in probe.check_invariants():
+            raise self.err(f"the position is impossible: {problem}", 1)
         for chance, items in self.known.items():
             line = self._known_lines.get(chance, 1)
             for e in items:
