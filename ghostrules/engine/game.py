@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from fractions import Fraction
 from typing import Any, Callable
 
 from ..spec.model import GameSpec
@@ -107,15 +106,14 @@ def random_policy(state: State, rng: random.Random) -> Action:
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw a chance outcome with its exact probability."""
-    outcomes = state.chance_outcomes()
-    r = Fraction(rng.random())
-    acc = Fraction(0)
-    for action, p in outcomes:
-        acc += p
-        if r < acc:
-            return action
-    return outcomes[-1][0]
+    """Draw a chance outcome with its exact probability.
+
+    ``rng.random()`` is a multiple k / 2**53; the outcome is the first whose cumulative
+    probability exceeds it, compared exactly in integers."""
+    return state._sample(int(rng.random() * _TWO_53), _TWO_53)
+
+
+_TWO_53 = 1 << 53
 
 
 def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: bool = False,

@@ -52,6 +52,9 @@ class Layout:
                     key.append(rest // st)
                     rest %= st
                 self.owner.append((slot.var.name, tuple(key)))
+        # every flat slot's declared range, for checking a whole state in one pass
+        self.lows = [self.slots[name].var.lo for name, _ in self.owner]
+        self.highs = [self.slots[name].var.hi for name, _ in self.owner]
 
     def initial_values(self) -> list[int]:
         out: list[int] = []

@@ -78,7 +78,7 @@ class EndI(Instr):
 
 
 class MenuOptionI:
-    __slots__ = ("label", "var", "values", "item_fns", "cond", "target", "rule", "type")
+    __slots__ = ("label", "var", "values", "item_fns", "cond", "target", "rule", "type", "members")
 
 
 class MenuI(Instr):
@@ -87,7 +87,7 @@ class MenuI(Instr):
 
 
 class RandomI(Instr):
-    __slots__ = ("kind", "var", "values", "item_fns", "cond", "type")
+    __slots__ = ("kind", "var", "values", "item_fns", "cond", "type", "members")
     pauses = True
 
 
@@ -158,6 +158,8 @@ class Program:
             self.exprs.define_type(d.name)
         for event in spec.events:
             self._dispatcher(event)
+        for proc in self.procs:
+            _thread_jumps(proc.code)
         for name in (spec.setup, spec.turn):
             if name not in self.by_name:
                 raise SpecError(f"flow names unknown procedure {name!r}")
@@ -222,7 +224,7 @@ class Program:
         code.append(menu)
         for rule, flag, guard in zip(triggered, flags, guards):
             o = MenuOptionI()
-            o.var, o.values, o.item_fns, o.type = None, None, None, ""
+            o.var, o.values, o.item_fns, o.type, o.members = None, None, None, "", None
             o.cond = guard
             text = rule.text.split(". ")[0][:60]
             o.label = (lambda t: (lambda v, L: t))(f"{rule.id} first ({text})")
@@ -333,6 +335,7 @@ class Program:
                 o.values = None
                 o.item_fns = None
                 o.type = ""
+                o.members = None
                 if opt.var is not None and opt.domain is not None:
                     values, dtype = X.domain_values(opt.domain, scope, opt.where, opt.rule)
                     o.values = values if isinstance(values, range) else None
@@ -340,6 +343,8 @@ class Program:
                     o.type = dtype
                     inner[opt.var] = dtype
                 o.cond = X.compile_bool(opt.cond, inner, opt.where, opt.rule) if opt.cond is not None else None
+                if opt.var is not None and opt.domain is not None:
+                    o.members = X.members(opt.var, opt.domain, opt.cond, scope, opt.where, opt.rule)
                 o.label = self.template(opt.label, inner, opt.where, opt.rule)
                 o.rule = opt.rule
                 o.target = len(code)
@@ -355,9 +360,11 @@ class Program:
             inner = dict(scope)
             inner[s.var] = dtype
             cond = X.compile_bool(s.cond, inner, s.where, s.rule) if s.cond is not None else None
+            members = X.members(s.var, s.domain, s.cond, scope, s.where, s.rule)
             code.append(_mk(RandomI, s.rule, s.where, kind=s.kind, var=s.var,
                             values=values if isinstance(values, range) else None,
-                            item_fns=None if isinstance(values, range) else values, cond=cond, type=dtype))
+                            item_fns=None if isinstance(values, range) else values, cond=cond, type=dtype,
+                            members=members))
             scope[s.var] = dtype
         elif isinstance(s, M.RollStmt):
             if s.die not in self.dice:
@@ -395,6 +402,24 @@ class Program:
                     out.append(label(typ, fn(v, L)) if typ != "none" else "none")
             return "".join(out)
         return render
+
+
+def _thread_jumps(code: list[Instr]) -> None:
+    """A jump to an unconditional jump goes straight to that jump's target (fewer steps to run)."""
+    def final(target: int) -> int:
+        seen = set()
+        while 0 <= target < len(code) and type(code[target]) is JumpI and target not in seen:
+            seen.add(target)
+            target = code[target].target
+        return target
+    for ins in code:
+        if isinstance(ins, (JumpI, JumpIfNotI)):
+            ins.target = final(ins.target)
+        elif isinstance(ins, ForNextI):
+            ins.exit = final(ins.exit)
+        elif isinstance(ins, MenuI):
+            for opt in ins.options:
+                opt.target = final(opt.target)
 
 
 def _local(name: str) -> Fn:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
 from .errors import IllegalActionError, SpecRuntimeError
@@ -22,10 +22,17 @@ if TYPE_CHECKING:
 STEP_LIMIT = 2_000_000
 
 
+def _bound(L: dict, var: str | None, value: int) -> dict:
+    """``L`` with ``var`` bound to ``value`` (in place: the caller's scratch copy)."""
+    if var is not None:
+        L[var] = value
+    return L
+
+
 class State:
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
-    __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_steps")
+    __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_steps", "_offered")
 
     def __init__(self, game: "Game", values: list[int], stack: list[list[Any]], tracing: bool = False) -> None:
         self.game = game
@@ -36,6 +43,10 @@ class State:
         self._outcome: Outcome | None = None
         self.tracing = tracing
         self._steps = 0
+        # the options last offered at this position: (number of actions applied, actions); an
+        # action taken from them needs no second enumeration. Values change only through
+        # apply_action and set, which move or clear it.
+        self._offered: tuple[int, list[Action]] | None = None
 
     # ---- reading the position ----------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -93,27 +104,61 @@ class State:
         node = self._node()
         if not isinstance(node, MenuI):
             return []
-        return self._menu_options(node)
+        options = self._menu_options(node)
+        self._offered = (len(self._history), options)
+        return list(options)
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """The outcomes of the current chance node with exact probabilities that sum to 1."""
+        actions, weights, total = self.chance_weights()
+        return [(a, Fraction(w, total)) for a, w in zip(actions, weights)]
+
+    def chance_weights(self) -> tuple[list[Action], list[int], int]:
+        """The outcomes of the current chance node with integer weights and their total
+        (probability = weight / total); empty lists away from chance nodes."""
+        table = self._chance_table()
+        if table is None:
+            return [], [], 1
+        make, keys, weights, total = table
+        actions = [make(k) for k in keys]
+        self._offered = (len(self._history), actions)
+        return actions, weights, total
+
+    def _chance_table(self) -> tuple[Callable[[int], Action], list[int], list[int], int] | None:
+        """(action maker, outcome keys, weights, total) of the current chance node, or None."""
         node = self._node()
+        label = self.game.layout.label
         if isinstance(node, RollI):
             counts: dict[int, int] = {}
             for f in node.faces:
                 counts[f] = counts.get(f, 0) + 1
-            n = len(node.faces)
-            sym = self.game.layout.symbol
-            return [(Action("roll", (f,), f"{node.die}: {self.game.layout.label(node.type, f)}", node.rule), Fraction(c, n))
-                    for f, c in counts.items()]
+            return (lambda f: Action("roll", (f,), f"{node.die}: {label(node.type, f)}", node.rule),
+                    list(counts), list(counts.values()), len(node.faces))
         if isinstance(node, RandomI):
             members = self._random_members(node)
             if not members:
                 raise SpecRuntimeError("chance node with no outcomes", node.rule, str(node.where))
-            p = Fraction(1, len(members))
-            label = self.game.layout.label
-            return [(Action(node.kind, (x,), f"{node.kind}: {label(node.type, x)}", node.rule), p) for x in members]
-        return []
+            return (lambda x: Action(node.kind, (x,), f"{node.kind}: {label(node.type, x)}", node.rule),
+                    members, [1] * len(members), len(members))
+        return None
+
+    def _sample(self, u: int, scale: int) -> Action:
+        """The chance outcome at the point u / scale of the cumulative distribution (0 <= u < scale),
+        built alone (no labels for the outcomes not taken) and offered for apply_action."""
+        table = self._chance_table()
+        if table is None:
+            raise IllegalActionError("not a chance node", self.node_rule(), "")
+        make, keys, weights, total = table
+        acc = 0
+        chosen = keys[-1]
+        for key, weight in zip(keys, weights):
+            acc += weight
+            if u * total < acc * scale:
+                chosen = key
+                break
+        action = make(chosen)
+        self._offered = (len(self._history), [action])
+        return action
 
     def score(self) -> Score:
         """The score sheet the spec declares, evaluated on this position (usually the final one)."""
@@ -157,6 +202,7 @@ class State:
         Pool cells may only be set in pairs that keep the totals (see ``pool_totals``); the caller
         of this low-level setter is responsible, and ``check_invariants`` verifies."""
         *index, value = index_and_value
+        self._offered = None
         layout = self.game.layout
         var = layout.slots[name].var
         if isinstance(value, bool):
@@ -169,29 +215,33 @@ class State:
         """For every conserved pool, the sum over its cells (one number per key of ``per``)."""
         out = {}
         layout = self.game.layout
+        v = self.values
         for pool in self.game.spec.pools:
             width = len(layout.domains[pool.per].symbols) if pool.per else 1
             sums = [0] * width
             for cell in pool.cells:
                 slot = layout.slots[cell]
-                for k in range(slot.count):
-                    sums[k % width if pool.per else 0] += self.values[slot.offset + k]
+                cells = v[slot.offset:slot.offset + slot.count]
+                if pool.per:
+                    for k in range(width):
+                        sums[k] += sum(cells[k::width])
+                else:
+                    sums[0] += sum(cells)
             out[pool.name] = sums
         return out
 
     def check_invariants(self) -> list[str]:
         """Every pool holds its declared total, and every slot lies within its declared range."""
         problems = []
+        totals = self.pool_totals()
         for pool in self.game.spec.pools:
-            for k, s in enumerate(self.pool_totals()[pool.name]):
+            for k, s in enumerate(totals[pool.name]):
                 if s != pool.total:
                     problems.append(f"pool {pool.name}[{k}] holds {s}, expected {pool.total}")
         layout = self.game.layout
-        for flat, value in enumerate(self.values):
-            name, _ = layout.owner[flat]
-            var = layout.slots[name].var
-            if not var.lo <= value <= var.hi:
-                problems.append(f"{layout.name_of(flat)} = {value} outside {var.lo}..{var.hi}")
+        for flat, (value, lo, hi) in enumerate(zip(self.values, layout.lows, layout.highs)):
+            if not lo <= value <= hi:
+                problems.append(f"{layout.name_of(flat)} = {value} outside {lo}..{hi}")
         for inv, holds in self.game.program.invariants:
             if not holds(self.values, {}):
                 problems.append(f"invariant {inv.id} ({inv.text}) does not hold [{inv.rule}]")
@@ -246,6 +296,11 @@ class State:
         return self.game.layout.label(self.game.spec.players, who) if who is not None and who >= 0 else "players"
 
     def _resolve(self, node: Any, action: Action | str) -> Action:
+        offered = self._offered
+        if offered is not None and offered[0] == len(self._history):
+            for a in offered[1]:
+                if a is action:
+                    return a
         if isinstance(node, MenuI):
             options = self._menu_options(node)
         else:
@@ -288,41 +343,44 @@ class State:
         base = frame[2]
         out: list[Action] = []
         seen: dict[str, int] = {}
+        L = dict(base)
+        v = self.values
         for o_index, opt in enumerate(node.options):
-            for value in self._option_values(opt, base):
-                L = dict(base)
-                if opt.var is not None:
-                    L[opt.var] = value
-                if opt.cond is not None and not opt.cond(self.values, L):
-                    continue
-                label = opt.label(self.values, L)
+            var = opt.var
+            if opt.members is not None:
+                values: Iterable[int] = opt.members(v, base)  # the values for which the guard holds
+            else:
+                values = [x for x in self._option_values(opt, base) if opt.cond is None or opt.cond(v, _bound(L, var, x))]
+            for value in values:
+                if var is not None:
+                    L[var] = value
+                label = opt.label(v, L)
                 if label in seen:
                     seen[label] += 1
                     label = f"{label} #{seen[label]}"
                 else:
                     seen[label] = 1
                 out.append(Action("choose", (o_index, value), label, opt.rule))
+            if var is not None:  # the next option sees the frame's own value of the name
+                if var in base:
+                    L[var] = base[var]
+                else:
+                    L.pop(var, None)
         if not out:
             raise SpecRuntimeError(f"decision '{node.prompt}' has no options", node.rule, str(node.where))
         return out
 
     def _random_members(self, node: RandomI) -> list[int]:
-        L = dict(self.stack[-1][2])
-        values = node.values if node.values is not None else [f(self.values, L) for f in node.item_fns]
-        if node.cond is None:
-            return list(values)
-        out = []
-        for x in values:
-            L[node.var] = x
-            if node.cond(self.values, L):
-                out.append(x)
-        return out
+        return node.members(self.values, self.stack[-1][2])
 
     def _note(self, rule: str, kind: str, text: str) -> None:
         self._log.append(LogEntry(len(self._history), rule, kind, text))
 
     def _run(self) -> None:  # noqa: C901 - the interpreter's dispatch loop
-        """Execute instructions until a decision, a chance node or the end of the game."""
+        """Execute instructions until a decision, a chance node or the end of the game.
+
+        The program counter lives in a local while the machine stays in one frame, and is
+        written back to the frame when it calls, pauses or fails."""
         program = self.game.program
         procs = program.procs
         v = self.values
@@ -330,103 +388,116 @@ class State:
         layout = self.game.layout
         tracing = self.tracing
         budget = STEP_LIMIT
-        while True:
+        while True:  # once per change of frame
             if not stack:
                 stack.append([program.by_name[self.game.spec.turn].index, 0, {}])
             frame = stack[-1]
-            ins = procs[frame[0]].code[frame[1]]
-            budget -= 1
-            if budget < 0:
-                raise SpecRuntimeError("no decision or chance node reached after many steps (endless loop?)",
-                                       ins.rule, str(ins.where))
+            code = procs[frame[0]].code
             L = frame[2]
-            t = type(ins)
+            pc = frame[1]
+            ins = code[pc]
             try:
-                if t is JumpIfNotI:
-                    frame[1] = frame[1] + 1 if ins.cond(v, L) else ins.target
-                elif t is SetI:
-                    idx = ins.index(v, L)
-                    val = ins.value(v, L)
-                    if ins.type == "bool":
-                        val = 1 if val else 0
-                    if not ins.lo <= val <= ins.hi:
-                        raise SpecRuntimeError(f"{layout.name_of(idx)} cannot be {val} (range {ins.lo}..{ins.hi})")
-                    if tracing and v[idx] != val:
-                        self._note(ins.rule, "set", f"{layout.name_of(idx)} = {self._show(idx, val)}")
-                    v[idx] = val
-                    frame[1] += 1
-                elif t is MoveI:
-                    self._move(ins, v, L)
-                    frame[1] += 1
-                elif t is JumpI:
-                    frame[1] = ins.target
-                elif t is ForInitI:
-                    L[ins.counter] = 0
-                    frame[1] += 1
-                elif t is ForNextI:
-                    i = L[ins.counter]
-                    values = ins.values if ins.values is not None else [f(v, L) for f in ins.item_fns]
-                    n = len(values)
-                    while i < n:
-                        L[ins.var] = values[i]
-                        i += 1
-                        if ins.cond is None or ins.cond(v, L):
-                            break
-                    else:
-                        L.pop(ins.counter, None)
-                        frame[1] = ins.exit
-                        continue
-                    L[ins.counter] = i
-                    frame[1] += 1
-                elif t is LetI:
-                    L[ins.name] = ins.value(v, L)
-                    frame[1] += 1
-                elif t is CallI:
-                    new_locals = {name: fn(v, L) for name, fn in ins.args}
-                    frame[1] += 1
-                    stack.append([ins.proc, 0, new_locals])
-                elif t is RetI:
-                    stack.pop()
-                elif t is RequireI:
-                    if not ins.cond(v, L):
-                        raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
-                    frame[1] += 1
-                elif t is SayI:
-                    if tracing:
-                        self._note(ins.rule, "say", ins.text(v, L))
-                    frame[1] += 1
-                elif t is EndI:
-                    text = ins.text(v, L) if ins.text else ""
-                    self._outcome = Outcome(ins.result, ins.rule, text)
-                    if tracing:
-                        self._note(ins.rule, "end", f"game over: {ins.result}" + (f" — {text}" if text else ""))
-                    stack.clear()
-                    return
-                elif t is RollI or t is RandomI:
-                    if t is RandomI and len(self._random_members(ins)) == 1:
-                        # a forced outcome is no choice of chance: take it and go on
-                        (only,) = self._random_members(ins)
-                        L[ins.var] = only
-                        frame[1] += 1
-                        if tracing:
-                            self._note(ins.rule, ins.kind, f"{ins.kind}: {layout.label(ins.type, only)} (only one left)")
-                        continue
-                    return
-                elif t is MenuI:
-                    if ins.auto:
-                        options = self._menu_options(ins)
-                        if len(options) == 1:
-                            # a forced option is no choice: take it and go on
-                            self._take_option(ins, frame, options[0], forced=True)
+                while True:
+                    ins = code[pc]
+                    budget -= 1
+                    if budget < 0:
+                        raise SpecRuntimeError("no decision or chance node reached after many steps (endless loop?)",
+                                               ins.rule, str(ins.where))
+                    t = type(ins)
+                    if t is JumpIfNotI:
+                        pc = pc + 1 if ins.cond(v, L) else ins.target
+                    elif t is CallI:
+                        new_locals = {name: fn(v, L) for name, fn in ins.args}
+                        frame[1] = pc + 1
+                        stack.append([ins.proc, 0, new_locals])
+                        break
+                    elif t is RetI:
+                        stack.pop()
+                        break
+                    elif t is SetI:
+                        idx = ins.index(v, L)
+                        val = ins.value(v, L)
+                        if ins.type == "bool":
+                            val = 1 if val else 0
+                        if not ins.lo <= val <= ins.hi:
+                            raise SpecRuntimeError(f"{layout.name_of(idx)} cannot be {val} (range {ins.lo}..{ins.hi})")
+                        if tracing and v[idx] != val:
+                            self._note(ins.rule, "set", f"{layout.name_of(idx)} = {self._show(idx, val)}")
+                        v[idx] = val
+                        pc += 1
+                    elif t is JumpI:
+                        pc = ins.target
+                    elif t is ForNextI:
+                        i = L[ins.counter]
+                        values = ins.values if ins.values is not None else [f(v, L) for f in ins.item_fns]
+                        n = len(values)
+                        cond = ins.cond
+                        while i < n:
+                            L[ins.var] = values[i]
+                            i += 1
+                            if cond is None or cond(v, L):
+                                break
+                        else:
+                            L.pop(ins.counter, None)
+                            pc = ins.exit
                             continue
-                    return
-                else:  # pragma: no cover
-                    raise SpecRuntimeError(f"unknown instruction {ins!r}")
+                        L[ins.counter] = i
+                        pc += 1
+                    elif t is ForInitI:
+                        L[ins.counter] = 0
+                        pc += 1
+                    elif t is LetI:
+                        L[ins.name] = ins.value(v, L)
+                        pc += 1
+                    elif t is MoveI:
+                        self._move(ins, v, L)
+                        pc += 1
+                    elif t is SayI:
+                        if tracing:
+                            self._note(ins.rule, "say", ins.text(v, L))
+                        pc += 1
+                    elif t is RequireI:
+                        if not ins.cond(v, L):
+                            raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
+                        pc += 1
+                    elif t is MenuI:
+                        frame[1] = pc
+                        if ins.auto:
+                            options = self._menu_options(ins)
+                            if len(options) == 1:
+                                # a forced option is no choice: take it and go on
+                                self._take_option(ins, frame, options[0], forced=True)
+                                pc = frame[1]
+                                continue
+                        return
+                    elif t is RandomI or t is RollI:
+                        if t is RandomI and len(members := ins.members(v, L)) == 1:
+                            # a forced outcome is no choice of chance: take it and go on
+                            (only,) = members
+                            L[ins.var] = only
+                            pc += 1
+                            if tracing:
+                                self._note(ins.rule, ins.kind, f"{ins.kind}: {layout.label(ins.type, only)} (only one left)")
+                            continue
+                        frame[1] = pc
+                        return
+                    elif t is EndI:
+                        frame[1] = pc
+                        text = ins.text(v, L) if ins.text else ""
+                        self._outcome = Outcome(ins.result, ins.rule, text)
+                        if tracing:
+                            self._note(ins.rule, "end", f"game over: {ins.result}" + (f" — {text}" if text else ""))
+                        stack.clear()
+                        return
+                    else:  # pragma: no cover
+                        raise SpecRuntimeError(f"unknown instruction {ins!r}")
             except SpecRuntimeError as exc:
+                frame[1] = pc
                 if exc.where:
                     raise
                 raise SpecRuntimeError(str(exc), ins.rule, str(ins.where)) from None
             except (KeyError, IndexError, TypeError) as exc:
+                frame[1] = pc
                 raise SpecRuntimeError(f"internal fault while running: {exc!r}", ins.rule, str(ins.where)) from exc
 
     def _show(self, flat: int, value: int) -> str:
