@@ -51,6 +51,13 @@ def _match(v: list, offset: int, n: int, x: int) -> list[int]:
     return [k for k, y in enumerate(v[offset:offset + n]) if y == x]
 
 
+def _label(names: tuple[str, ...], x: int) -> str:
+    """The display name of a domain value (``none`` for -1), as Layout.label gives it."""
+    if 0 <= x < len(names):
+        return names[x]
+    return "none" if x == -1 else f"?{x}"
+
+
 def _div(x: int, y: int) -> int:
     return x // y if y else 0
 
@@ -59,7 +66,7 @@ def _mod(x: int, y: int) -> int:
     return x % y if y else 0
 
 
-_RUNTIME = {"_ck": _ck, "_bad": _bad, "_first": _first, "_match": _match, "_div": _div, "_mod": _mod}
+_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_first": _first, "_match": _match, "_div": _div, "_mod": _mod}
 INLINE_LIMIT = 160  # definitions whose text is at most this long are compiled in place
 
 
@@ -161,6 +168,40 @@ class ExprCompiler:
         if len(types) != 1:
             raise SpecError(f"list {e.render()} mixes types {sorted(types)} (rule {rule})", where.file, where.line)
         return fns, types.pop()
+
+    def record(self, items: list[tuple[str, E.Expr]], scope: Scope, where: Where, rule: str) -> Fn:
+        """fn(values, locals) -> {name: value}: the arguments of a call, built in one step."""
+        try:
+            codes = [f"{name!r}: {self._c(e, scope)[0]}" for name, e in items]
+        except _TypeErr as exc:
+            raise SpecError(f"{exc} (rule {rule})", where.file, where.line) from None
+        return self._function("{" + ", ".join(codes) + "}", where)
+
+    def text(self, parts: list[str | E.Expr], scope: Scope, where: Where, rule: str) -> Callable[[list, dict], str]:
+        """fn(values, locals) -> the text with every expression shown by its display name."""
+        codes = []
+        for part in parts:
+            if isinstance(part, str):
+                codes.append(self._const(part))
+                continue
+            try:
+                code, t = self._c(part, scope)
+            except _TypeErr as exc:
+                raise SpecError(f"in {part.render()!r}: {exc} (rule {rule})", where.file, where.line) from None
+            if t == "int":
+                codes.append(f"str({code})")
+            elif t == "bool":
+                codes.append(f"({self._const('true')} if {code} else {self._const('false')})")
+            elif t == "none":
+                codes.append(self._const("none"))
+            else:
+                dom = self.domains[t]
+                names = tuple(dom.labels[i] if dom.labels and i < len(dom.labels) else sym
+                              for i, sym in enumerate(dom.symbols))
+                codes.append(f"_label({self._const(names)}, {code})")
+        if not codes:
+            return lambda v, L: ""
+        return self._function(codes[0] if len(codes) == 1 else f"''.join(({', '.join(codes)},))", where)
 
     def define_type(self, name: str) -> str:
         return self._define_body(name)[1]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..spec import model as M
+from ..spec import expr as E
 from ..spec.expr import Expr
 from ..spec.model import GameSpec, Where
 from ..spec.source import SpecError
@@ -56,7 +57,7 @@ class ForInitI(Instr):
 
 
 class CallI(Instr):
-    __slots__ = ("proc", "args")
+    __slots__ = ("proc", "args", "make")
 
 
 class RetI(Instr):
@@ -199,11 +200,14 @@ class Program:
         triggered.sort(key=lambda r: -r.priority)
         code = proc.code
         args = [(p, _local(p)) for p, _ in event.params]
+        make = self.exprs.record([(p, E.Name(p)) for p, _ in event.params], scope, Where(f"event {event.name}", 0),
+                                 f"event {event.name}")
         conds = [self.exprs.compile_bool(r.when, scope, r.formal_at, r.id) if r.when is not None else None
                  for r in triggered]
         if event.order == "declared" or len(triggered) < 2:
             for rule, cond in zip(triggered, conds):
-                call = _mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args)
+                call = _mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args,
+                           make=make)
                 if cond is not None:
                     code.append(_mk(JumpIfNotI, rule.id, rule.where, cond=cond, target=len(code) + 2))
                 code.append(call)
@@ -232,7 +236,8 @@ class Program:
             o.target = len(code)
             menu.options.append(o)
             code.append(_mk(LetI, rule.id, rule.where, name=flag, value=lambda v, L: 1))
-            code.append(_mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args))
+            code.append(_mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args,
+                            make=make))
             code.append(_mk(JumpI, rule.id, rule.where, target=top))
         code[top].target = len(code)
         code.append(_mk(RetI, "", Where("<end>", 0)))
@@ -322,7 +327,8 @@ class Program:
                     raise SpecError(f"argument {name} must be a {wanted[name]}, {e.render()!r} is {t} (rule {s.rule})",
                                     s.where.file, s.where.line)
                 args.append((name, fn))
-            code.append(_mk(CallI, s.rule, s.where, proc=proc.index, args=args))
+            code.append(_mk(CallI, s.rule, s.where, proc=proc.index, args=args,
+                            make=X.record(list(s.args), scope, s.where, s.rule)))
         elif isinstance(s, M.MenuStmt):
             by, _ = X.compile(s.by, scope, s.where, s.rule)
             menu = _mk(MenuI, s.rule, s.where, by=by, prompt=s.prompt, options=[], auto=s.auto)
@@ -383,25 +389,8 @@ class Program:
             raise SpecError(f"unknown statement {s!r}")
 
     def template(self, t: M.Template, scope: Scope, where: Where, rule: str) -> Callable[[list, dict], str]:
-        parts: list[Any] = []
-        for part in t.parts:
-            if isinstance(part, str):
-                parts.append(part)
-            else:
-                fn, typ = self.exprs.compile(part, scope, where, rule)
-                parts.append((fn, typ))
-        label = self.layout.label
-
-        def render(v: list, L: dict) -> str:
-            out = []
-            for p in parts:
-                if isinstance(p, str):
-                    out.append(p)
-                else:
-                    fn, typ = p
-                    out.append(label(typ, fn(v, L)) if typ != "none" else "none")
-            return "".join(out)
-        return render
+        """A text with expressions, shown by their display names (compiled to one function)."""
+        return self.exprs.text(list(t.parts), scope, where, rule)
 
 
 def _thread_jumps(code: list[Instr]) -> None:

@@ -407,7 +407,7 @@ class State:
                     if t is JumpIfNotI:
                         pc = pc + 1 if ins.cond(v, L) else ins.target
                     elif t is CallI:
-                        new_locals = {name: fn(v, L) for name, fn in ins.args}
+                        new_locals = ins.make(v, L)
                         frame[1] = pc + 1
                         stack.append([ins.proc, 0, new_locals])
                         break
