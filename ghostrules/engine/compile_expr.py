@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from ..spec import expr as E
 from ..spec.model import GameSpec, Where
+from ..spec.names import NameProblem, Names
 from ..spec.source import SpecError
 from .errors import SpecRuntimeError
 from .layout import Layout
@@ -83,38 +84,11 @@ class ExprCompiler:
         self.spec = spec
         self.layout = layout
         self.domains = layout.domains
-        self.tables = {t.name: t for t in spec.tables}
-        self.constants = dict(spec.constants)
-        self.params: dict[str, tuple[str, int]] = {}
-        for p in spec.parameters:
-            value = dict(spec.settings)[p.name]
-            if isinstance(value, bool) or not isinstance(value, int):
-                dom = self.domains.get(p.name)
-                self.params[p.name] = (p.name, dom.index(str(value)) if dom else 0)
-            else:
-                self.params[p.name] = ("int", value)
-        self.defines: dict[str, Any] = {}
-        for r in spec.rules:
-            if r.kind == "define":
-                self.defines[r.name] = r
-        for d in spec.definitions:
-            if d.name in self.defines:
-                raise SpecError(f"{d.name} is defined twice", d.where.file, d.where.line)
-            self.defines[d.name] = d
-        for name, d in self.defines.items():
-            taken = ("a constant" if name in self.constants else "a state slot" if name in layout.slots
-                     else "a table" if name in self.tables else "")
-            if taken:
-                where = getattr(d, "formal_at", None) or d.where
-                raise SpecError(f"{name} is defined here and is also {taken}: one name, one meaning",
-                                where.file, where.line)
+        self.names = Names(spec, layout.slots)
+        self.tables = self.names.tables
+        self.defines = self.names.defines
         self._compiled_defs: dict[str, tuple[str, str]] = {}
         self._in_progress: set[str] = set()
-        self.extends = {d.name: d.extends for d in spec.domains if d.extends}
-        self.symbol_owner: dict[str, list[str]] = {}
-        for d in spec.domains:
-            for s in d.symbols:
-                self.symbol_owner.setdefault(s, []).append(d.name)
         # the generated functions' globals: run-time helpers, constants, tables, definitions
         self._ns: dict[str, Any] = dict(_RUNTIME)
         self._consts: dict[tuple[type, Any], str] = {}
@@ -277,32 +251,25 @@ class ExprCompiler:
             if name in self._binds:
                 return self._binds[name][0], scope[name]
             return f"L[{name!r}]", scope[name]
-        if name in self.constants:
-            return self._lit(int(self.constants[name])), "int"
-        if name in self.params:
-            t, val = self.params[name]
+        try:
+            kind, meaning = self.names.resolve(name)
+        except NameProblem as exc:
+            raise _TypeErr(str(exc)) from None
+        if kind == "constant":
+            return self._lit(meaning), "int"
+        if kind == "param":
+            t, val = meaning
             return self._lit(int(val)), t
-        if name in self.layout.slots:
-            slot = self.layout.slots[name]
-            if slot.var.index:
-                raise _TypeErr(f"{name} needs indices {list(slot.var.index)}")
-            return f"v[{slot.offset}]", slot.var.type
-        if name in self.tables and not self.tables[name].args:
-            return self._lit(int(self.tables[name].values[0])), self.tables[name].type
-        if name in self.defines:
+        if kind == "slot":
+            if meaning.var.index:
+                raise _TypeErr(f"{name} needs indices {list(meaning.var.index)}")
+            return f"v[{meaning.offset}]", meaning.var.type
+        if kind == "table":
+            return self._lit(int(meaning.values[0])), meaning.type
+        if kind == "define":
             return self._call_define(name, (), scope)
-        owners = self.symbol_owner.get(name, [])
-        if len(owners) > 1:
-            # symbols shared by a domain and its extensions belong to the base domain
-            bases = [o for o in owners if not any(self._related(o, other) and o != other and self._base_of(other, o)
-                                                  for other in owners)]
-            if len(bases) == 1 and all(self._related(bases[0], o) for o in owners):
-                owners = bases
-        if len(owners) == 1:
-            return str(self.domains[owners[0]].index(name)), owners[0]
-        if len(owners) > 1:
-            raise _TypeErr(f"{name!r} is a symbol of several domains {owners}; write domain.{name}")
-        raise _TypeErr(f"unknown name {name!r}")
+        domain, index = meaning
+        return str(index), domain
 
     def _call_define(self, name: str, args: tuple[E.Expr, ...], scope: Scope) -> tuple[str, str]:
         rule = self.defines[name]
@@ -549,36 +516,21 @@ class ExprCompiler:
         return None
 
     # ---- domain compatibility (a domain may extend another: its first symbols are the other's) --
-    def _chain(self, d: str) -> list[str]:
-        out = [d]
-        while out[-1] in self.extends:
-            out.append(self.extends[out[-1]])
-        return out
-
     def _base_of(self, base: str, d: str) -> bool:
-        """Is ``base`` a (transitive) prefix domain of ``d``?"""
-        return base in self._chain(d)[1:]
+        return self.names.base_of(base, d)
 
     def _related(self, a: str, b: str) -> bool:
-        return a == b or self._base_of(a, b) or self._base_of(b, a)
+        return self.names.related(a, b)
 
     def compatible(self, value_type: str, slot_type: str) -> bool:
         """Can a value of ``value_type`` be stored where ``slot_type`` is expected?"""
-        return value_type == slot_type or (value_type == "none" and slot_type not in ("int", "bool")) \
-            or self._related(value_type, slot_type)
+        return self.names.compatible(value_type, slot_type)
 
     def _unify(self, a: str, b: str, e: E.Expr) -> str:
-        if a == b:
-            return a
-        if self._base_of(a, b):
-            return b
-        if self._base_of(b, a):
-            return a
-        if a == "none":
-            return b
-        if b == "none":
-            return a
-        raise _TypeErr(f"cannot compare or join {a} with {b} in {e.render()!r}")
+        try:
+            return self.names.unify(a, b, e.render())
+        except NameProblem as exc:
+            raise _TypeErr(str(exc)) from None
 
 
 def _conjuncts(e: E.Expr) -> list[E.Expr]:
