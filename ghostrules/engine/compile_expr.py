@@ -59,6 +59,15 @@ def _label(names: tuple[str, ...], x: int) -> str:
     return "none" if x == -1 else f"?{x}"
 
 
+def _within(x: int, n: int) -> int:
+    """x when it is one of the first n values of a domain, else -1 (``first(y in D if y == x)``)."""
+    return x if 0 <= x < n else -1
+
+
+def _within_list(x: int, n: int) -> list[int]:
+    return [x] if 0 <= x < n else []
+
+
 def _div(x: int, y: int) -> int:
     return x // y if y else 0
 
@@ -67,7 +76,7 @@ def _mod(x: int, y: int) -> int:
     return x % y if y else 0
 
 
-_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_first": _first, "_match": _match, "_div": _div, "_mod": _mod}
+_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_match": _match, "_div": _div, "_mod": _mod}
 INLINE_LIMIT = 160  # definitions whose text is at most this long are compiled in place
 
 
@@ -448,6 +457,13 @@ class ExprCompiler:
         q = f"_q{next(self._ids)}"
         saved = self._binds.get(var)
         self._binds[var] = (q, size)
+        if size is not None and cond_e is not None and kind in ("first", "exists", "count", "members"):
+            target = self._equal_to_var(var, cond_e, scope, dtype)
+            if target is not None:  # x in D if x == t: t itself, when it is one of D's values
+                return {"first": f"_within({target}, {size})", "exists": f"(0 <= {target} < {size})",
+                        "count": f"(1 if 0 <= {target} < {size} else 0)",
+                        "members": f"_within_list({target}, {size})"}[kind], \
+                    {"first": dtype, "exists": "bool", "count": "int", "members": dtype}[kind]
         try:
             pattern = self._slot_scan(var, cond_e, inner, dtype, size)
             conjuncts = _conjuncts(cond_e) if cond_e is not None else []
@@ -493,6 +509,17 @@ class ExprCompiler:
         if kind == "first":
             return f"next(({q} {head}), -1)", rtype
         return f"{kind}(({body} {head}), default=-1)", rtype
+
+    def _equal_to_var(self, var: str, cond: E.Expr, scope: Scope, dtype: str) -> str | None:
+        """The code of t when the condition is exactly ``var == t`` (or ``t == var``), t free of var."""
+        if not isinstance(cond, E.Binary) or cond.op != "==" or dtype == "bool":
+            return None
+        for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            if side == E.Name(var) and not _mentions(other, var):
+                code, t = self._c(other, scope)
+                if t not in ("int", "bool") and (t == "none" or self._related(t, dtype)):
+                    return code
+        return None
 
     def _slot_scan(self, var: str, cond: E.Expr | None, inner: Scope, dtype: str,
                    size: int | None) -> tuple[int, int, str] | None:
