@@ -89,7 +89,8 @@ def _is_simple(code: str) -> bool:
 class ExprCompiler:
     """Holds the static context (layout, tables, constants, parameters, definitions)."""
 
-    def __init__(self, spec: GameSpec, layout: Layout) -> None:
+    def __init__(self, spec: GameSpec, layout: Layout, optimise: bool = True) -> None:
+        self.optimise = optimise  # patterns and in-place definitions; off only to test them
         self.spec = spec
         self.layout = layout
         self.domains = layout.domains
@@ -293,7 +294,7 @@ class ExprCompiler:
                 raise _TypeErr(f"argument {pname} of {name} must be a {ptype}, {a.render()!r} is {at}")
             codes.append(code)
             sizes.append(self._binds[a.id][1] if isinstance(a, E.Name) and a.id in self._binds else None)
-        if len(rule.value.render()) <= INLINE_LIMIT and all(_is_simple(c) for c in codes):
+        if self.optimise and len(rule.value.render()) <= INLINE_LIMIT and all(_is_simple(c) for c in codes):
             # a small definition applied to plain values is compiled in place: no call, and
             # an argument known to be a domain value needs no run-time index check
             outer = self._binds
@@ -457,7 +458,8 @@ class ExprCompiler:
         q = f"_q{next(self._ids)}"
         saved = self._binds.get(var)
         self._binds[var] = (q, size)
-        if size is not None and cond_e is not None and kind in ("first", "exists", "count", "members"):
+        if self.optimise and size is not None and cond_e is not None and \
+                kind in ("first", "exists", "count", "members"):
             target = self._equal_to_var(var, cond_e, scope, dtype)
             if target is not None:  # x in D if x == t: t itself, when it is one of D's values
                 return {"first": f"_within({target}, {size})", "exists": f"(0 <= {target} < {size})",
@@ -465,7 +467,7 @@ class ExprCompiler:
                         "members": f"_within_list({target}, {size})"}[kind], \
                     {"first": dtype, "exists": "bool", "count": "int", "members": dtype}[kind]
         try:
-            pattern = self._slot_scan(var, cond_e, inner, dtype, size)
+            pattern = self._slot_scan(var, cond_e, inner, dtype, size) if self.optimise else None
             conjuncts = _conjuncts(cond_e) if cond_e is not None else []
             if pattern is not None:
                 conjuncts = conjuncts[1:]
