@@ -1,14 +1,18 @@
 """Betrayal at House on the Hill on the same engine: the rule catalogue, seeded random games for 3-6
 players with their invariants, the haunt interface, and the rulebook's worked examples as positions.
 
-Random games are slow-ish (about 2 games/s on one core), so this file plays GAMES_PER_COUNT games per
-player count (20; set BETRAYAL_GAMES=200 to play 200 per count with every check), and
-bench/property_games.py plays many more for speed, pools and ranges.
+The property test plays GAMES_PER_COUNT (200) seeded random games per player count (3-6) and checks
+every step: no exception, trait clips on their tracks (every printed value they can point at is 1-8),
+no death before the haunt, exactly one traitor (a living or dead explorer at the table) once the haunt
+has begun; every CARD_CHECK_EVERY steps and at the end, that each room tile, card and square token is
+in exactly one place and the 18 wards are all there; and CHECKED_GAMES_PER_COUNT games run the
+engine's full check_invariants() (pools and ranges) at every step. It reports the CPU time of each
+player count (run with -s to see it).
 """
 
 from __future__ import annotations
 
-import os
+import operator
 import random
 import re
 import subprocess
@@ -25,8 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "specs" / "betrayal"
 DIGEST = ROOT.parent / "shared" / "rules" / "betrayal.md"
 SOURCE = ROOT.parent / "shared" / "seeds" / "004_d45700e3d66fa338.txt"
-GAMES_PER_COUNT = int(os.environ.get("BETRAYAL_GAMES", "20"))
+GAMES_PER_COUNT = 200
 CHECKED_GAMES_PER_COUNT = 2  # of which every step also runs check_invariants()
+CARD_CHECK_EVERY = 25        # steps between checks of the conserved components (each tile, card, token)
 TRAITS = ("speed", "might", "sanity", "knowledge")
 
 
@@ -155,30 +160,57 @@ class Checker:
         self.traitor = lay.index("traitor")
         self.tracks = {t: next(x for x in game.spec.tables if x.name == f"{t}_track") for t in TRAITS}
         self.levels = len(lay.domains["lvl"].symbols)
+        self.clips = [self.tpos[s, t] for s in self.seats for t in TRAITS]
+        self.alive_at = [self.alive[s] for s in self.seats]
+        # every printed value a clip can point at (l1 .. l8) is a number of dice, 1 to 8 (BH-OPEN-5, -6)
+        for t in TRAITS:
+            values = self.tracks[t].values
+            for x in range(len(lay.domains["explorer"].symbols)):
+                for pos in range(1, self.levels):
+                    assert 1 <= values[x * self.levels + pos] <= 8, (t, x, pos)
         self.haunt_seen = False
+        # the conserved components: each pool's total per item (tile, card, token) or in all (wards)
+        self.per_item = {}
+        for pool in game.spec.pools:
+            width = len(lay.domains[pool.per].symbols) if pool.per else 1
+            ranges = [(lay.slots[c].offset, lay.slots[c].offset + lay.slots[c].count) for c in pool.cells]
+            self.per_item[pool.name] = (pool.total, width, ranges)
+        self.steps = 0
 
     def __call__(self, state: State) -> None:
         v = state.values
         haunt = bool(v[self.haunt_on])
         assert haunt or not self.haunt_seen, "the haunt cannot end"
         self.haunt_seen = haunt
-        for s in self.seats:
-            x = v[self.char[s]]
-            if x < 0:  # still in setup
-                continue
-            for t in TRAITS:
-                pos = v[self.tpos[s, t]]
-                assert 0 <= pos < self.levels, (s, t, pos)
-                value = self.tracks[t].values[x * self.levels + pos]
-                if pos == 0:
-                    assert haunt and not v[self.alive[s]], f"{s} at the skull of {t} while alive or before the haunt"
-                else:
-                    assert 1 <= value <= 8, (s, t, value)
-            if not haunt:
-                assert v[self.alive[s]], f"{s} died before the haunt"
+        clips = [v[i] for i in self.clips]
+        assert max(clips) < self.levels, f"a clip off its track: {clips}"
+        if min(clips) <= 0:  # no clip yet (during setup), or a clip at the skull: a dead explorer's, in the haunt
+            for s in self.seats:
+                if v[self.char[s]] < 0:
+                    continue
+                pos = [v[self.tpos[s, t]] for t in TRAITS]
+                assert min(pos) >= 0, f"{s} has a clip off its track: {pos}"
+                if 0 in pos:
+                    assert haunt and not v[self.alive[s]], f"{s} at the skull while alive or before the haunt"
         if haunt:
             traitor = v[self.traitor]
-            assert 0 <= traitor < self.players, "exactly one traitor once the haunt begins"
+            assert 0 <= traitor < self.players, "exactly one traitor, at the table, once the haunt begins"
+        else:
+            assert all(v[a] for a in self.alive_at), "an explorer died before the haunt"
+        self.steps += 1
+        if self.steps % CARD_CHECK_EVERY == 0:
+            self.each_item(state)
+
+    def each_item(self, state: State) -> None:
+        """Each tile, card and token is in exactly one place (the pools' cells of that item), and the 18
+        wards are all somewhere."""
+        v = state.values
+        for name, (total, width, ranges) in self.per_item.items():
+            counts = [0] * width
+            for a, b in ranges:
+                for row in range(a, b, width):  # a cell indexed by (..., item): one row per outer key
+                    counts = list(map(operator.add, counts, v[row:row + width]))
+            assert counts == [total] * width, f"{name}: an item is in {counts} places"
 
 
 def play_checked(game: Game, seed: int, invariants: bool) -> State:
@@ -189,8 +221,8 @@ def play_checked(game: Game, seed: int, invariants: bool) -> State:
         if state.is_terminal():
             break
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            assert sum(p for _, p in outcomes) == 1
+            if invariants or check.steps % CARD_CHECK_EVERY == 0:
+                assert sum(p for _, p in state.chance_outcomes()) == 1
             action = sample_chance(state, rng)
         else:
             action = rng.choice(state.legal_actions())
@@ -200,6 +232,7 @@ def play_checked(game: Game, seed: int, invariants: bool) -> State:
             assert state.check_invariants() == [], seed
     else:
         pytest.fail(f"seed {seed}: no end after 20000 actions")
+    check.each_item(state)
     return state
 
 

@@ -275,12 +275,14 @@ class _Printer:
         doc.update(self.sections(base, claimed))
         supply_cells = {c for _, cells in self.schema.supply for c in cells}
         active_flat = self.v.flat(self.schema.active)
+        # derived slots are recomputed on loading: they are printed only where that gives another value
+        derived = {d.slot.split("[", 1)[0].strip() for d in self.schema.derived}
         raw: dict[str, Any] = {}
         for flat, (a, b) in enumerate(zip(self.state.values, base)):
             if a == b or flat in claimed or flat == active_flat:
                 continue
             name, _ = self.game.layout.owner[flat]
-            if name in supply_cells:
+            if name in supply_cells or name in derived:
                 continue
             raw[self.v.name_of(flat)] = self.v.show(self.v.var_of(flat).type, a)
         tail = self.turn_and_stack()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from ..engine import Game, IllegalActionError, SpecRuntimeError, State
-from ..engine.program import CallI
+from ..engine.program import CallI, ForNextI
 from .schema import Schema, Step
 from .values import ScenarioError, Values
 
@@ -22,6 +22,23 @@ def call_site(game: Game, proc: str, callee: str) -> int | None:
         if isinstance(ins, CallI) and ins.proc == target:
             return pc + 1
     return None
+
+
+def _resume_loops(game: Game, proc: str, pc: int, local: dict[str, int], values: list[int]) -> None:
+    """An outer frame that resumes inside a ``for`` loop needs the loop's place: the item the frame's
+    locals give for the loop variable (it resumes after that item), else the first item."""
+    for start, ins in enumerate(game.program.by_name[proc].code):
+        if not isinstance(ins, ForNextI) or ins.counter in local:
+            continue
+        if not start < pc < ins.exit:
+            continue
+        fixed = getattr(ins, "values", None)
+        items = list(fixed) if fixed is not None else [f(values, local) for f in getattr(ins, "item_fns", None) or ()]
+        if ins.var in local and local[ins.var] in items:
+            local[ins.counter] = items.index(local[ins.var]) + 1
+        elif items:
+            local[ins.counter] = 1
+            local[ins.var] = items[0]
 
 
 def build_at_step(game: Game, v: Values, schema: Schema, step: Step, values: list[int], file: str = "<scenario>",
@@ -37,6 +54,7 @@ def build_at_step(game: Game, v: Values, schema: Schema, step: Step, values: lis
         if pc is None:
             raise ScenarioError(f"step {step.name}: {fr.proc} never calls {fr.after}", schema.file, step.line)
         local = {k: int(v.raw(expr, values, file=schema.file, line=step.line)[0]) for k, expr in fr.locals}
+        _resume_loops(game, fr.proc, pc, local, values)
         outer.append([game.program.by_name[fr.proc].index, pc, local])
     top = step.frames[-1]
     args = {k: int(v.raw(expr, values, file=schema.file, line=step.line)[0]) for k, expr in top.locals}
