@@ -534,3 +534,19 @@ def test_every_card_names_its_effect_rule(game4: Game) -> None:
     ids = {r.id for r in game4.spec.rules}
     assert len(rows) == 80
     assert [row["rule"] for row in rows if row["rule"] not in ids] == []
+
+
+def test_prompts_show_their_holes_filled(game4: Game) -> None:
+    """A decision's prompt with {expressions} is shown with them filled in (e.g. the explorer's name)."""
+    rng = random.Random(3)
+    state = game4.new_initial_state()
+    prompts = set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            prompts.add(state.prompt())
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert prompts and not [p for p in prompts if "{" in p or "}" in p]
+    names = set(game4.layout.domains["explorer"].labels or ())
+    assert any(name in p for p in prompts for name in names)

@@ -15,6 +15,7 @@ from ..spec import expr as E
 from ..spec.expr import Expr
 from ..spec.model import GameSpec, Where
 from ..spec.source import SpecError
+from ..spec.statements import template_at
 from .compile_expr import ExprCompiler, Fn, Scope
 from .layout import Layout
 
@@ -83,7 +84,7 @@ class MenuOptionI:
 
 
 class MenuI(Instr):
-    __slots__ = ("by", "prompt", "options", "auto")
+    __slots__ = ("by", "prompt", "options", "auto", "show")  # show: the prompt's text with its holes filled
     pauses = True
 
 
@@ -224,7 +225,7 @@ class Program:
         top = len(code)
         code.append(_mk(JumpIfNotI, "", here, cond=lambda v, L: any(g(v, L) for g in guards), target=-1))
         menu = _mk(MenuI, "", here, by=by, prompt=f"which rule on '{event.name}' resolves next?", options=[],
-                   auto=False)
+                   auto=False, show=None)
         code.append(menu)
         for rule, flag, guard in zip(triggered, flags, guards):
             o = MenuOptionI()
@@ -331,7 +332,10 @@ class Program:
                             make=X.record(list(s.args), scope, s.where, s.rule)))
         elif isinstance(s, M.MenuStmt):
             by, _ = X.compile(s.by, scope, s.where, s.rule)
-            menu = _mk(MenuI, s.rule, s.where, by=by, prompt=s.prompt, options=[], auto=s.auto)
+            shown = template_at(s.prompt)
+            show = X.text(list(shown.parts), scope, s.where, s.rule) if len(shown.parts) > 1 or \
+                not isinstance(shown.parts[0], str) else None
+            menu = _mk(MenuI, s.rule, s.where, by=by, prompt=s.prompt, options=[], auto=s.auto, show=show)
             code.append(menu)
             ends = []
             for opt in s.options:

@@ -88,7 +88,7 @@ class State:
         """What is being decided or rolled now, in words."""
         node = self._node()
         if isinstance(node, MenuI):
-            return node.prompt
+            return node.show(self.values, self.stack[-1][2]) if node.show is not None else node.prompt
         if isinstance(node, RollI):
             return f"roll the {node.die}"
         if isinstance(node, RandomI):
@@ -325,10 +325,14 @@ class State:
                     L = dict(self.stack[-1][2])
                     if opt.var is not None:
                         L[opt.var] = value
-                    if opt.label(self.values, L) == label:
-                        return f"{label!r} is not allowed now ({node.prompt}; rule {opt.rule} does not permit it)"
+                    try:
+                        text = opt.label(self.values, L)
+                    except (SpecRuntimeError, KeyError, IndexError, TypeError):
+                        continue  # a label that only makes sense where its option is offered
+                    if text == label:
+                        return f"{label!r} is not allowed now ({self.prompt()}; rule {opt.rule} does not permit it)"
             shown = ", ".join(a.label for a in self._menu_options(node)[:8])
-            return f"{label!r} is not an option of '{node.prompt}'; options: {shown}"
+            return f"{label!r} is not an option of '{self.prompt()}'; options: {shown}"
         return f"{label!r} is not an outcome of this chance node ({self.prompt()})"
 
     def _option_values(self, opt: Any, L: dict) -> Iterable[int]:
