@@ -253,6 +253,7 @@ class State:
         other._history = list(self._history)
         other._log = list(self._log)
         other._outcome = self._outcome
+        other._offered = self._offered  # the same position offers the same actions
         return other
 
     def apply_action(self, action: Action | str) -> None:
