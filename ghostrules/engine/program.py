@@ -132,6 +132,7 @@ class Program:
         self.dice = {d.name: d for d in spec.dice}
         self.events = {e.name: e for e in spec.events}
         self._counter = 0
+        self._queries: dict[str, tuple[Fn, str]] = {}
         # declare every procedure first so that calls may refer forward
         for rule in spec.rules:
             if rule.kind == "procedure":
@@ -174,6 +175,15 @@ class Program:
                 raise SpecError(f"score line {line.label!r} must be a number, it is {t}", line.where.file,
                                 line.where.line)
             self.score_lines.append((line.label, line.rule, fn))
+
+    def query(self, expression: str) -> tuple[Fn, str]:
+        """An expression over the state (no locals), compiled once and kept: (fn(values, {}), type)."""
+        hit = self._queries.get(expression)
+        if hit is None:
+            from ..spec.expr import parse
+            hit = self.exprs.compile(parse(expression), {}, Where("<query>", 1), "")
+            self._queries[expression] = hit
+        return hit
 
     def _declare(self, name: str, params: tuple[tuple[str, str], ...], rule: str) -> Procedure:
         proc = Procedure(name, params, rule, len(self.procs))

@@ -186,9 +186,7 @@ class State:
 
     def eval(self, expression: str) -> Any:
         """Evaluate a condition-language expression in this position (for queries and tests)."""
-        from ..spec.expr import parse
-        from ..spec.model import Where
-        fn, t = self.game.program.exprs.compile(parse(expression), {}, Where("<query>", 1), "")
+        fn, t = self.game.program.query(expression)
         value = fn(self.values, {})
         if t == "bool":
             return bool(value)
