@@ -176,46 +176,47 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
+    """Run every proof file of proofs/ for the game (see ghostrules.prover.runner.discover)."""
     import time as _time
-    from .prover import ENFORCED, passed, prove, summary
-    from .spec import load_spec
-    allowed = _game_parameters(args.game)
-    configs = [{}]
-    if args.all_configurations:
-        import itertools
-        names = [n for n in ("players", "level", "edition") if n in allowed]
-        configs = [dict(zip(names, combo)) for combo in itertools.product(*(allowed[n] for n in names))]
-    rows, failures, out = [], [], []
-    for params in configs:
-        spec = load_spec(args.game, **params)
+    from .prover.runner import discover
+    _game_parameters(args.game)  # an unknown game is a usage error
+    options = {"all_configurations": not args.default_configuration, "timeout_ms": args.timeout_ms,
+               "out_dir": args.out, "jobs": args.jobs}
+    modules = discover(args.game)
+    if args.only:
+        modules = [m for m in modules if any(o in m.__name__.rsplit(".", 1)[-1] for o in args.only)]
+    if not modules:
+        raise UsageError(f"no proofs for {args.game} in proofs/" + (f" matching {args.only}" if args.only else ""))
+    rows = []
+    for module in modules:
         start = _time.perf_counter()
-        results = prove(spec, kinds=args.kind or None)
-        took = _time.perf_counter() - start
-        label = ", ".join(f"{k}={v}" for k, v in spec.settings)
-        for kind, row in summary(results).items():
-            rule_ids = sorted({r.obligation.rule for r in results if r.obligation.kind == kind})
-            rows.append((label, kind, row, len(rule_ids), took))
-        failures += [(label, r) for r in results if r.status != "proved" and r.obligation.kind in ENFORCED]
-        out.append({"configuration": dict(spec.settings), "seconds": round(took, 2),
-                    "results": [{"kind": r.obligation.kind, "rule": r.obligation.rule,
-                                 "where": str(r.obligation.where), "property": r.obligation.text, "status": r.status,
-                                 "seconds": round(r.seconds, 4), "counterexample": r.counterexample}
-                                for r in results]})
-        ok = passed(results)
+        got = module.run(options)
+        for row in got:
+            row.setdefault("file", module.__name__.rsplit(".", 1)[-1] + ".py")
+        rows += got
+        if not args.json:
+            print(f"# proofs/{module.__name__.rsplit('.', 1)[-1]}.py: {len(got)} results, "
+                  f"{_time.perf_counter() - start:.1f} s", file=sys.stderr)
+    failing = [r for r in rows if r["status"] != "proved"]
     if args.json:
-        print(json.dumps(out, ensure_ascii=False))
+        print(json.dumps(rows, ensure_ascii=False, default=str))
     else:
-        print(f"{'configuration':48} {'property':13} {'proved':>6} {'failed':>6} {'unknown':>7} {'rules':>5} {'time':>6}")
-        for label, kind, row, n_rules, took in rows:
-            mark = "" if kind in ENFORCED else "  (reported, not enforced yet)"
-            print(f"{label[:48]:48} {kind:13} {row['proved']:6} {row['failed']:6} {row['unknown']:7} {n_rules:5} "
-                  f"{took:6.1f}{mark}")
-        for label, r in failures[:20]:
-            ob = r.obligation
-            print(f"\nFAILED {ob.kind} [{ob.rule}] {ob.where}: {ob.text} ({label})")
-            for k, v in r.counterexample.items():
+        wp = max(len(r["property"]) for r in rows)
+        wc = max(len(r["configuration"]) for r in rows)
+        print(f"{'property':{wp}}  {'configuration':{wc}}  {'result':7}  {'time':>6}  rule IDs")
+        for r in rows:
+            ids = ", ".join(r["rule_ids"][:4]) + (f" +{len(r['rule_ids']) - 4}" if len(r["rule_ids"]) > 4 else "")
+            print(f"{r['property']:{wp}}  {r['configuration']:{wc}}  {r['status']:7}  {r['seconds']:6.2f}  {ids}")
+        for r in failing[:20]:
+            print(f"\n{r['status'].upper()} {r['property']} ({r['configuration']}): {r['detail']}")
+            cx = r.get("counterexample") or {}
+            for k, v in (cx.get("state") or {}).items():
                 print(f"{INDENT}{k} = {v}")
-    return 0 if not failures else 1
+            if r.get("scenario"):
+                print(f"{INDENT}scenario: {r['scenario']}")
+        counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("proved", "failed", "unknown")}
+        print(f"\n{len(rows)} results: {counts['proved']} proved, {counts['failed']} failed, {counts['unknown']} unknown")
+    return 0 if not failing else 1
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
@@ -335,8 +336,12 @@ def build_parser(epilog: bool = True) -> argparse.ArgumentParser:
     pv = sub.add_parser("prove", help="prove the specs' properties with Z3 and print a table")
     pv.add_argument("--game", default=DEFAULT_GAME)
     pv.add_argument("--json", action="store_true")
-    pv.add_argument("--kind", action="append", help="only this kind of property (repeatable)")
-    pv.add_argument("--all-configurations", action="store_true", help="every players x level x edition")
+    pv.add_argument("--only", "--kind", action="append", help="only the proof files whose name contains this (repeatable)")
+    pv.add_argument("--all-configurations", action="store_true", help="every configuration (the default)")
+    pv.add_argument("--default-configuration", action="store_true", help="only the default configuration")
+    pv.add_argument("--timeout-ms", type=int, default=5000, help="per obligation (default 5000)")
+    pv.add_argument("--jobs", type=int, default=None, help="worker processes (default: up to 2)")
+    pv.add_argument("--out", default="counterexamples", help="folder for counterexample scenario files")
     pv.set_defaults(func=cmd_prove)
 
     r = sub.add_parser("rules", help="browse the rules of a game")
@@ -363,6 +368,8 @@ def build_parser(epilog: bool = True) -> argparse.ArgumentParser:
     from .query.command import add_ask_parser  # the rules-lawyer questions (ghostrules ask)
     add_ask_parser(sub)
     add_render_command(sub)  # ghostrules render: SVG pictures of positions
+    from .simulate.command import add_simulate_command  # ghostrules simulate: many seeded games
+    add_simulate_command(sub)
     return parser
 
 

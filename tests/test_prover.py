@@ -3,6 +3,7 @@ broken specs are caught with a counterexample (GS-COMP-*, the pools of game.yaml
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
@@ -125,8 +126,47 @@ def test_token_from_nothing_in_a_move_amount_is_caught(spec_copy: Path) -> None:
     assert failed
 
 
-def test_prove_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+FAKE_PROOF = '''"""A stand-in property (for the command's own test).
+
+Rules: GS-COMP-9.
+"""
+GAME = "ghost-stories"
+RULE_IDS = ("GS-COMP-9",)
+
+
+def run(options):
+    status = "{status}"
+    return [{{"property": "stand-in", "configuration": "all", "status": status, "seconds": 0.01,
+              "rule_ids": list(RULE_IDS), "detail": "canned", "scenario": None,
+              "counterexample": {{"state": {{"qi[red]": 3}}}} if status == "failed" else None}}]
+'''
+
+
+@pytest.mark.parametrize("status, code", [("proved", 0), ("failed", 1), ("unknown", 1)])
+def test_prove_command_runs_the_proof_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str], status: str, code: int) -> None:
+    """`ghostrules prove` discovers proofs/*.py by their GAME, prints a table and fails on any
+    failure or unknown; --json prints the rows."""
     from ghostrules.cli import main
-    code = main(["prove", "--kind", "conservation"])
+    (tmp_path / "stand_in.py").write_text(FAKE_PROOF.format(status=status))
+    (tmp_path / "other_game.py").write_text(FAKE_PROOF.format(status="failed").replace(
+        'GAME = "ghost-stories"', 'GAME = "betrayal"'))
+    monkeypatch.setenv("GHOSTRULES_PROOFS", str(tmp_path))
+    assert main(["prove"]) == code
     out = capsys.readouterr().out
-    assert code == 0 and "conservation" in out and "proved" in out
+    assert "stand-in" in out and status in out and "GS-COMP-9" in out
+    if status == "failed":
+        assert "qi[red] = 3" in out
+    assert main(["prove", "--json"]) == code
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in rows] == [status]
+
+
+def test_every_proof_file_follows_the_interface() -> None:
+    from ghostrules.prover.runner import PROOFS_ROOT, discover
+    modules = discover("ghost-stories", PROOFS_ROOT)
+    names = {m.__name__.rsplit(".", 1)[-1] for m in modules}
+    assert {"conservation", "inductive_invariant", "no_dead_ends", "contracts"} <= names
+    for m in modules:
+        assert m.__doc__ and "GS-" in m.__doc__, m.__name__
+        assert isinstance(m.RULE_IDS, tuple) and m.RULE_IDS

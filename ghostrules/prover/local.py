@@ -17,6 +17,7 @@ Obligations:
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from typing import Any, Iterable
 
@@ -42,6 +43,11 @@ class Obligation:
     goal: Term
     procedure: str = ""
     locals: dict[str, tuple[Term, str]] = attrs.field(factory=dict)
+    # the slot families the formulas read: only their ranges, pools and invariants are assumed
+    families: frozenset[str] = frozenset()
+    params: tuple[str, ...] = ()   # the procedure's parameters (the counterexample's call)
+    # symbolic indices of the write, with their domain sizes: a hard obligation is split on them
+    split: tuple[tuple[Term, int], ...] = ()
 
 
 @attrs.define
@@ -58,11 +64,8 @@ class LocalProver:
         self.layout = layout
         self.enc = Encoder(spec, layout)
         self.state = [z3.Int(f"v{i}") for i in range(layout.size)]
-        self.base = range_facts(layout, self.state)
-        for pool in spec.pools:  # every pool holds its total (the conservation proofs make this inductive)
-            self.base += [t == pool.total for t in self._totals(self.state, pool)]
+        # the background facts (ranges, pool totals, boundary invariants) are in runner.Facts, by family
         self.boundary = [inv for inv in spec.invariants if inv.boundary]
-        self.base_inv = [self.enc.as_bool(self.enc.encode(inv.holds, self.state, {})[0]) for inv in self.boundary]
         self.procs = {r.name: r for r in spec.rules if r.kind == "procedure"}
         self.events = {e.name: e for e in spec.events}
         self.pool_of = {c: p for p in spec.pools for c in p.cells}
@@ -70,7 +73,25 @@ class LocalProver:
         self.defines.update({d.name: d for d in spec.definitions})
         self._reads: dict[str, frozenset[str]] = {}
         self.obligations: list[Obligation] = []
+        self._ids = itertools.count()
         self.proc_name = ""
+        self.params: tuple[str, ...] = ()
+        # families read by terms bound in the scope without a fact (arguments encoded in place)
+        self.scope_reads: frozenset[str] = frozenset()
+
+    # ---- background facts over the whole state (runner.Facts gives them by slot family) ----
+    @property
+    def base(self) -> list[Term]:
+        """Every slot in its range and every pool holding its total."""
+        out = range_facts(self.layout, self.state)
+        for pool in self.spec.pools:  # the conservation proofs make this inductive
+            out += [t == pool.total for t in self._totals(self.state, pool)]
+        return out
+
+    @property
+    def base_inv(self) -> list[Term]:
+        """The boundary invariants over the pre-state."""
+        return [self.enc.as_bool(self.enc.encode(inv.holds, self.state, {})[0]) for inv in self.boundary]
 
     # ---- static read sets --------------------------------------------------------------
     def reads(self, e: E.Expr | None) -> frozenset[str]:
@@ -108,16 +129,17 @@ class LocalProver:
     def fresh(self, name: str, t: str, may_be_none: bool = True) -> tuple[Term, Term]:
         """A fresh symbol of a type; a parameter may be none, an element of a domain never is."""
         if t == "bool":
-            return z3.Bool(f"{name}#{next(_ids)}"), z3.BoolVal(True)
-        v = z3.Int(f"{name}#{next(_ids)}")
+            return z3.Bool(f"{name}#{next(self._ids)}"), z3.BoolVal(True)
+        v = z3.Int(f"{name}#{next(self._ids)}")
         if t == "int":
             return v, z3.BoolVal(True)
         return v, z3.And(v >= (-1 if may_be_none else 0), v < self.enc.size(t))
 
     def oblige(self, kind: str, rule: str, where: Where, text: str, facts: list[Fact], goal: Term,
-               scope: Scope) -> None:
+               scope: Scope, reads: Iterable[str] = (), split: tuple[tuple[Term, int], ...] = ()) -> None:
+        families = frozenset(reads).union(*(f.reads for f in facts), self.scope_reads)
         self.obligations.append(Obligation(kind, rule, where, text, [f.term for f in facts], goal,
-                                           self.proc_name, dict(scope)))
+                                           self.proc_name, dict(scope), families, self.params, split))
 
     @staticmethod
     def kill(facts: list[Fact], written: Iterable[str] | None) -> list[Fact]:
@@ -128,15 +150,20 @@ class LocalProver:
         return [f for f in facts if not (f.reads & w)]
 
     # ---- walking -------------------------------------------------------------------------
-    def run(self) -> list[Obligation]:
-        for rule in self.spec.rules:
+    def run(self, rules: Iterable[M.Rule] | None = None) -> list[Obligation]:
+        for rule in self.spec.rules if rules is None else rules:
             if rule.kind in ("procedure", "trigger"):
                 self.walk_rule(rule)
         return self.obligations
 
-    def walk_rule(self, rule: M.Rule) -> None:
+    def walk_rule(self, rule: M.Rule) -> list[Obligation]:
+        """The obligations of one rule (also appended to ``self.obligations``)."""
+        first = len(self.obligations)
+        # fresh symbols are numbered per rule: equal rules of two configurations give equal terms
+        self._ids = itertools.count()
         self.proc_name = rule.name if rule.kind == "procedure" else f"rule:{rule.id}"
         params = rule.params if rule.kind == "procedure" else self.events[rule.on].params
+        self.params = tuple(n for n, _ in params)
         scope: Scope = {}
         facts: list[Fact] = []
         for name, t in params:
@@ -147,6 +174,60 @@ class LocalProver:
             if e is not None:
                 facts.append(Fact(self.cond(e, scope), self.reads(e)))
         self.block(rule.body, facts, scope)
+        return self.obligations[first:]
+
+    # ---- what a rule's obligations depend on (to share proofs between configurations) ----
+    def fingerprint(self, rule: M.Rule) -> str:
+        """A digest of everything the obligations of ``rule`` are built from in this configuration:
+        the rule, the definitions, tables, constants and parameter values it reads (transitively),
+        the contracts of the procedures it calls, the invariants and the state layout. Two
+        configurations with the same fingerprint for a rule have the same obligations for it."""
+        parts = [repr(rule), self._global_digest()]
+        if rule.kind == "trigger":
+            parts.append(repr(self.events[rule.on].params))
+        exprs = list(_exprs_of(rule))
+        for s in _stmts_of(rule.body):
+            if isinstance(s, M.CallStmt) and s.proc in self.procs:
+                callee = self.procs[s.proc]
+                parts.append(f"call {s.proc} {callee.params!r} requires {callee.requires!r}")
+                if callee.requires is not None:
+                    exprs.append(callee.requires)
+        parts += sorted(self._names_digest(exprs))
+        return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+
+    def _global_digest(self) -> str:
+        if not hasattr(self, "_global"):
+            inv_exprs = [inv.holds for inv in self.spec.invariants]
+            text = "\n".join([repr(self.spec.vars), repr(self.spec.domains), repr(self.spec.pools),
+                              repr(self.spec.dice), repr(self.spec.invariants)] + sorted(self._names_digest(inv_exprs)))
+            self._global = hashlib.sha1(text.encode()).hexdigest()
+        return self._global
+
+    def _names_digest(self, exprs: list[E.Expr]) -> set[str]:
+        """What the names used by these expressions mean here (definitions followed)."""
+        out: set[str] = set()
+        seen: set[str] = set()
+        stack = list(exprs)
+        settings = dict(self.spec.settings)
+        tables = self.enc.tables
+        while stack:
+            x = stack.pop()
+            name = x.id if isinstance(x, E.Name) else x.func if isinstance(x, E.Call) else \
+                x.name if isinstance(x, E.Index) else None
+            if name is not None and name not in seen:
+                seen.add(name)
+                if name in self.defines:
+                    d = self.defines[name]
+                    out.add(f"define {name} {d.params!r} {d.value!r}")
+                    stack.append(d.value)
+                elif name in settings:
+                    out.add(f"param {name}={settings[name]!r}")
+                elif name in self.enc.constants:
+                    out.add(f"const {name}={self.enc.constants[name]}")
+                elif name in tables:
+                    out.add(f"table {tables[name]!r}")
+            stack.extend(E.children(x))
+        return out
 
     def block(self, stmts: tuple[M.AnyStmt, ...], facts: list[Fact], scope: Scope) -> list[Fact]:
         for s in stmts:
@@ -188,9 +269,10 @@ class LocalProver:
                 callee = self.procs[s.proc]
                 if callee.requires is not None:
                     inner = {n: self.value(e, scope) for n, e in s.args}
+                    reads = self.reads(callee.requires).union(*(self.reads(e) for _, e in s.args))
                     self.oblige("requires", s.rule, s.where, f"call {s.proc} with {callee.requires.render()}",
                                 facts, self.enc.as_bool(self.enc.encode(callee.requires, self.state, inner)[0]),
-                                scope)
+                                scope, reads)
             return self.kill(facts, None)
         if isinstance(s, M.MenuStmt):
             return self.menu(s, facts, scope)
@@ -203,7 +285,7 @@ class LocalProver:
                 conds.append(self.enc.as_bool(self.enc.encode(s.cond, self.state, inner)[0])
                              if s.cond is not None else z3.BoolVal(True))
             self.oblige("options", s.rule, s.where, f"the chance node '{s.kind} {s.var}' has an outcome", facts,
-                        z3.Or(conds) if conds else z3.BoolVal(False), scope)
+                        z3.Or(conds) if conds else z3.BoolVal(False), scope, self.reads(s.cond) | self.reads(s.domain))
             var, dom = self.fresh(s.var, t, may_be_none=False)
             scope[s.var] = (var, t)
             kept = facts + [Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())]
@@ -213,7 +295,7 @@ class LocalProver:
         if isinstance(s, M.RollStmt):
             die = next(d for d in self.spec.dice if d.name == s.die)
             dom = self.layout.domains[die.domain]
-            var = z3.Int(f"{s.var}#{next(_ids)}")
+            var = z3.Int(f"{s.var}#{next(self._ids)}")
             scope[s.var] = (var, die.domain)
             return facts + [Fact(z3.Or([var == dom.index(f) for f in die.faces]), frozenset())]
         if isinstance(s, M.EndStmt):
@@ -243,8 +325,9 @@ class LocalProver:
             if opt.cond is not None:
                 inner_facts.append(Fact(self.cond(opt.cond, scope), self.reads(opt.cond)))
             self.block(opt.body, inner_facts, scope)
+        reads = frozenset().union(*(self.reads(o.cond) | self.reads(o.domain) for o in s.options))
         self.oblige("options", s.rule, s.where, f"the decision '{s.prompt}' offers an option", facts, z3.Or(offered),
-                    scope)
+                    scope, reads)
         return self.kill(facts, self._writes_of_options(s))
 
     def _writes_of_options(self, s: M.MenuStmt) -> set[str] | None:
@@ -316,14 +399,17 @@ class LocalProver:
             post[flat] = z3.If(hit, new_value_of(base[flat]), base[flat])
         return post
 
-    def check_write(self, s: M.AnyStmt, names: list[str], post: list[Term], facts: list[Fact], scope: Scope) -> None:
+    def check_write(self, s: M.AnyStmt, names: list[str], post: list[Term], facts: list[Fact], scope: Scope,
+                    reads: frozenset[str] = frozenset(), split: tuple[tuple[Term, int], ...] = ()) -> None:
         for pool in {self.pool_of[n].name: self.pool_of[n] for n in names if n in self.pool_of}.values():
             goal = z3.And([a == b for a, b in zip(self._totals(self.state, pool), self._totals(post, pool))])
-            self.oblige("conservation", s.rule, s.where, f"pool {pool.name} keeps its totals", facts, goal, scope)
+            self.oblige("conservation", s.rule, s.where, f"pool {pool.name} keeps its totals", facts, goal, scope,
+                        reads | set(pool.cells))
         for inv in self.boundary:
             if self.reads(inv.holds) & set(names):
                 goal = self.enc.as_bool(self.enc.encode(inv.holds, post, {})[0])
-                self.oblige("invariant", s.rule, s.where, f"{inv.id} ({inv.text}) still holds", facts, goal, scope)
+                self.oblige("invariant", s.rule, s.where, f"{inv.id} ({inv.text}) still holds", facts, goal, scope,
+                            reads | self.reads(inv.holds), split)
 
     def _totals(self, state: list[Term], pool: M.Pool) -> list[Term]:
         width = self.enc.size(pool.per) if pool.per else 1
@@ -342,15 +428,16 @@ class LocalProver:
         name = _name(s.target)
         index = [self.enc.as_int(self.value(a, scope)[0]) for a in getattr(s.target, "args", ())]
         valid = self.valid_index(name, index)
+        reads = self.reads(s.target) | self.reads(s.value) | {name}
         self.oblige("range", s.rule, s.where, f"{s.target.render()} names a slot (no index is none)", facts, valid,
-                    scope)
+                    scope, reads)
         facts = facts + [Fact(valid, frozenset())]
         value = self.enc.as_int(self.value(s.value, scope)[0])
         var = self.layout.slots[name].var
         self.oblige("range", s.rule, s.where, f"{s.target.render()} = {s.value.render()} stays in {var.lo}..{var.hi}",
-                    facts, z3.And(value >= var.lo, value <= var.hi), scope)
+                    facts, z3.And(value >= var.lo, value <= var.hi), scope, reads)
         post = self._post(name, index, lambda old: value)
-        self.check_write(s, [name], post, facts, scope)
+        self.check_write(s, [name], post, facts, scope, reads, self._split(name, index))
         return self.kill(facts, {name})
 
     def move(self, s: M.MoveStmt, facts: list[Fact], scope: Scope) -> list[Fact]:
@@ -358,8 +445,9 @@ class LocalProver:
         si = [self.enc.as_int(self.value(a, scope)[0]) for a in getattr(s.source, "args", ())]
         di = [self.enc.as_int(self.value(a, scope)[0]) for a in getattr(s.target, "args", ())]
         valid = z3.And(self.valid_index(src_name, si), self.valid_index(dst_name, di))
+        reads = self.reads(s.source) | self.reads(s.target) | self.reads(s.amount) | {src_name, dst_name}
         self.oblige("range", s.rule, s.where, f"move {s.source.render()} -> {s.target.render()} names slots "
-                    f"(no index is none)", facts, valid, scope)
+                    f"(no index is none)", facts, valid, scope, reads)
         facts = facts + [Fact(valid, frozenset())]
         src = self.enc.read_slot(self.state, src_name, si)
         dst = self.enc.read_slot(self.state, dst_name, di)
@@ -371,17 +459,49 @@ class LocalProver:
         self.oblige("range", s.rule, s.where,
                     f"move {s.amount.render() if s.amount else 'all'} from {s.source.render()} to {s.target.render()}: "
                     f"the source holds enough and the target has room", facts,
-                    z3.And(amount >= 0, amount <= src, dst + amount <= hi), scope)
-        amt = z3.Int(f"amount#{next(_ids)}")
+                    z3.And(amount >= 0, amount <= src, dst + amount <= hi), scope, reads)
+        amt = z3.Int(f"amount#{next(self._ids)}")
         facts_with_amount = facts + [Fact(amt == amount, frozenset({src_name, dst_name}))]
         post = self._post(src_name, si, lambda old: old - amt)
         post = self._post(dst_name, di, lambda old: old + amt, base=post)
-        self.check_write(s, [src_name, dst_name], post, facts_with_amount, scope)
+        self.check_write(s, [src_name, dst_name], post, facts_with_amount, scope, reads,
+                         self._split(src_name, si) + self._split(dst_name, di))
         return self.kill(facts, {src_name, dst_name})
+
+    def _split(self, name: str, index: list[Term]) -> tuple[tuple[Term, int], ...]:
+        _, sizes, _ = self.enc.slot_cells(name)
+        return tuple((t, n) for t, n in zip(index, sizes) if not z3.is_int_value(t))
 
     def _family(self, name: str) -> range:
         slot = self.layout.slots[name]
         return range(slot.offset, slot.offset + slot.count)
+
+
+def _stmts_of(stmts: Iterable[M.AnyStmt]) -> Iterable[M.AnyStmt]:
+    for s in stmts:
+        yield s
+        if isinstance(s, M.IfStmt):
+            yield from _stmts_of(s.then)
+            yield from _stmts_of(s.other)
+        elif isinstance(s, M.ForStmt):
+            yield from _stmts_of(s.body)
+        elif isinstance(s, M.MenuStmt):
+            for o in s.options:
+                yield from _stmts_of(o.body)
+
+
+def _exprs_of(obj: Any) -> Iterable[E.Expr]:
+    """Every expression inside a rule (statements, options, templates, contracts)."""
+    if isinstance(obj, (tuple, list)):
+        for x in obj:
+            yield from _exprs_of(x)
+    elif isinstance(obj, (E.Num, E.Bool, E.NoneLit, E.Name, E.Qualified, E.Index, E.Call, E.ListLit, E.Quant,
+                          E.Unary, E.Binary, E.Cond)):
+        yield obj
+    elif attrs.has(type(obj)):
+        for f in attrs.fields(type(obj)):
+            if f.name not in ("where", "sources", "formal_at", "on_where"):
+                yield from _exprs_of(getattr(obj, f.name))
 
 
 def _name(e: E.Expr) -> str:

@@ -1,9 +1,26 @@
-"""Run the proof obligations of a game configuration and report them (behind `ghostrules prove`)."""
+"""Run the proof obligations of a game's configurations and report them (behind `ghostrules prove`).
+
+Speed comes from three things:
+
+- each obligation is solved with only the facts it can use: the ranges, pool totals and
+  invariants of the slot families its formulas read (the other slots are unconstrained, so
+  leaving their facts out cannot change the answer's validity: a proof stays a proof);
+- the obligations of a rule depend only on what the rule reads (its fingerprint, see
+  ``LocalProver.fingerprint``): a rule whose fingerprint was proved in another configuration is
+  not walked nor solved again, its results are reused;
+- configurations are spread over worker processes (one per edition by default), each with its
+  own cache.
+"""
 
 from __future__ import annotations
 
+import itertools
+import multiprocessing
+import os
 import time
-from typing import Any, Iterable
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterable, Iterator
 
 import attrs
 import z3
@@ -12,9 +29,9 @@ from ..engine.layout import Layout
 from ..spec.model import GameSpec
 from .local import LocalProver, Obligation
 
-# Kinds whose every obligation must be proved for `prove` to pass. The others are reported: their
-# proofs need procedure contracts (requires) that the specs do not state everywhere yet.
-ENFORCED = ("conservation",)
+KINDS = ("conservation", "range", "invariant", "requires", "options")
+# Kinds whose every obligation must be proved for `prove` to pass: all of them.
+ENFORCED = KINDS
 
 
 @attrs.define
@@ -23,14 +40,39 @@ class Result:
     status: str  # proved, failed, unknown
     seconds: float
     counterexample: dict[str, Any] = attrs.field(factory=dict)
+    values: dict[int, int] | None = None   # the counterexample's slots that matter (flat -> value)
+    call: dict[str, int] | None = None     # the procedure's parameters in the counterexample
 
 
-def readable_model(model: z3.ModelRef, prover: LocalProver, ob: Obligation) -> dict[str, Any]:
-    """The counterexample as named slot values (only those that differ from the initial state)."""
+def set_up_values(spec: GameSpec) -> list[int]:
+    """The values of a set-up position of the game (the real one, from specs/, so that a broken copy
+    of a spec still has one), or the declared initial values if there is none."""
+    try:
+        import ghostrules
+        game = ghostrules.load_game(spec.name, **dict(spec.settings))
+        state = game.new_initial_state()
+        for _ in range(10_000):
+            if state.is_terminal() or not state.is_chance_node():
+                break
+            state.apply_action(state.chance_outcomes()[0][0])
+        if len(state.values) == Layout(spec).size:
+            return list(state.values)
+    except Exception:  # noqa: BLE001 - no engine game for this spec: the declared initial values
+        pass
+    return Layout(spec).initial_values()
+
+
+def readable_model(model: z3.ModelRef, prover: LocalProver, ob: Obligation, base: list[int] | None = None
+                   ) -> dict[str, Any]:
+    """The counterexample as named slot values: those the obligation reads that differ from the
+    set-up position ``base`` (default: the initial state)."""
     layout = prover.layout
-    init = layout.initial_values()
+    init = base if base is not None else layout.initial_values()
     out: dict[str, Any] = {}
+    cone = _cone(prover, ob)
     for flat, term in enumerate(prover.state):
+        if flat not in cone:
+            continue  # a slot the obligation does not read: any value will do
         v = model.eval(term, model_completion=True).as_long()
         if v != init[flat]:
             name, _ = layout.owner[flat]
@@ -44,30 +86,196 @@ def readable_model(model: z3.ModelRef, prover: LocalProver, ob: Obligation) -> d
     return out
 
 
-def prove(spec: GameSpec, kinds: Iterable[str] | None = None, timeout_ms: int = 5000) -> list[Result]:
-    prover = LocalProver(spec, Layout(spec))
-    obligations = prover.run()
-    wanted = set(kinds) if kinds else None
-    results = []
-    for ob in obligations:
-        if wanted and ob.kind not in wanted:
+def _cone(prover: LocalProver, ob: Obligation) -> set[int]:
+    """The flat slots the obligation reads, with the other cells of their pools."""
+    families = set(ob.families)
+    for pool in prover.spec.pools:
+        if families & set(pool.cells):
+            families |= set(pool.cells)
+    out: set[int] = set()
+    for name in families:
+        slot = prover.layout.slots.get(name)
+        if slot is not None:
+            out.update(range(slot.offset, slot.offset + slot.count))
+    return out
+
+
+def _model_values(model: z3.ModelRef, prover: LocalProver, ob: Obligation) -> tuple[dict[int, int], dict[str, int]]:
+    """The slots the obligation reads (and the other cells of their pools), and the call's arguments."""
+    values = {flat: model.eval(prover.state[flat], model_completion=True).as_long() for flat in sorted(_cone(prover, ob))}
+    call: dict[str, int] = {}
+    for name in ob.params:
+        if name in ob.locals:
+            val = model.eval(ob.locals[name][0], model_completion=True)
+            call[name] = val.as_long() if z3.is_int_value(val) else int(z3.is_true(val))
+    return values, call
+
+
+class Facts:
+    """The background facts of one configuration, by slot family (built once, shared by all)."""
+
+    def __init__(self, prover: LocalProver) -> None:
+        layout, state, enc = prover.layout, prover.state, prover.enc
+        self.ranges: dict[str, list[Any]] = {}
+        for name, slot in layout.slots.items():
+            var = slot.var
+            self.ranges[name] = [z3.And(t >= var.lo, t <= var.hi) for t in state[slot.offset:slot.offset + slot.count]]
+        self.pools = [(frozenset(p.cells), [t == p.total for t in prover._totals(state, p)]) for p in prover.spec.pools]
+        self.invariants = [(prover.reads(inv.holds), enc.as_bool(enc.encode(inv.holds, state, {})[0]))
+                           for inv in prover.boundary]
+        self.prover = prover
+        self._checks: list[tuple[frozenset[str], Any]] | None = None
+
+    def base_values(self) -> list[int]:
+        """A set-up position of the real game (first outcome of every setup chance node): what a
+        counterexample is shown against, and what its other slots are taken from."""
+        if not hasattr(self, "_base"):
+            self._base = set_up_values(self.prover.spec)
+        return self._base
+
+    def checks(self) -> list[tuple[frozenset[str], Any]]:
+        """The sanity checks a scenario file must pass (specs/<game>/scenario.yaml), as formulas:
+        a counterexample that satisfies them loads as a scenario. Checks the encoder cannot read
+        are left out."""
+        if self._checks is None:
+            from ..spec import expr as E
+            from ..spec.source import load_yaml_file
+            self._checks = []
+            path = Path(self.prover.spec.root) / "scenario.yaml"
+            if path.exists():
+                doc = load_yaml_file(path)
+                for check in (doc or {}).get("checks") or []:
+                    try:
+                        e = E.parse(str(check["holds"]))
+                        term = self.prover.enc.as_bool(self.prover.enc.encode(e, self.prover.state, {})[0])
+                    except Exception:  # noqa: BLE001 - a check in words the encoder does not know
+                        continue
+                    self._checks.append((self.prover.reads(e), term))
+        return self._checks
+
+    def needs_invariants(self, families: frozenset[str]) -> bool:
+        return any(reads & families for reads, _ in self.invariants)
+
+    def for_families(self, families: frozenset[str], invariants: bool = True) -> list[Any]:
+        wanted = set(families)
+        out: list[Any] = []
+        for cells, totals in self.pools:
+            if cells & wanted:
+                wanted |= cells
+                out += totals
+        for reads, holds in self.invariants if invariants else ():
+            if reads & wanted:
+                out.append(holds)
+                wanted |= reads
+        for name in sorted(wanted):
+            out += self.ranges.get(name, [])
+        return out
+
+
+class Solved:
+    """Answers by formula: equal obligations (same assumptions, goal and facts) are solved once.
+    Z3 shares equal terms within a context, so a formula is keyed by its terms' ids (the terms are
+    kept alive here, so the ids stay theirs)."""
+
+    def __init__(self) -> None:
+        self.answers: dict[Any, tuple[Any, Result]] = {}
+        self.hits = 0
+
+
+def _check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tuple[Any, z3.Solver]:
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(facts_list)
+    solver.add(ob.assumptions)
+    solver.add(z3.Not(ob.goal))
+    return solver.check(), solver
+
+
+def _split_check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tuple[Any, z3.Solver]:
+    """The obligation case by case on the value of the write's symbolic index: with the index
+    substituted by each value and the formulas simplified, the written cell is known and the
+    tables indexed by it are constants, so each case is a small quantifier-free problem (one
+    ghost per slot: 65 cards times 12 slots becomes 65 easy checks)."""
+    term, size = ob.split[0]
+    formulas = list(facts_list) + list(ob.assumptions) + [z3.Not(ob.goal)]
+    verdict = z3.unsat
+    solver = z3.Solver()
+    for value in range(size):
+        case = [z3.simplify(z3.substitute(f, (term, z3.IntVal(value)))) for f in formulas]
+        if any(z3.is_false(f) for f in case):
             continue
-        start = time.perf_counter()
         solver = z3.Solver()
         solver.set("timeout", timeout_ms)
-        solver.add(prover.base)
-        solver.add(prover.base_inv)
-        solver.add(ob.assumptions)
-        solver.add(z3.Not(ob.goal))
+        solver.add([f for f in case if not z3.is_true(f)])
+        solver.add(term == value)
         answer = solver.check()
-        seconds = time.perf_counter() - start
-        if answer == z3.unsat:
-            results.append(Result(ob, "proved", seconds))
-        elif answer == z3.sat:
-            results.append(Result(ob, "failed", seconds, readable_model(solver.model(), prover, ob)))
-        else:
-            results.append(Result(ob, "unknown", seconds))
-    return results
+        if answer == z3.sat:
+            return answer, solver
+        if answer == z3.unknown:
+            verdict = z3.unknown
+    return verdict, solver
+
+
+def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, solved: Solved | None = None) -> Result:
+    """Prove one obligation. The boundary invariants are quantified formulas over many slots: the
+    obligation is first tried without them (most need none), and again with them if that fails."""
+    key = None
+    if solved is not None:
+        key = (ob.goal.get_id(), tuple(a.get_id() for a in ob.assumptions), ob.families)
+        hit = solved.answers.get(key)
+        if hit is not None:
+            solved.hits += 1
+            old = hit[1]
+            return Result(ob, old.status, 0.0, old.counterexample, old.values, old.call)
+    start = time.perf_counter()
+    answer, solver = _check(facts.for_families(ob.families, invariants=False), ob, timeout_ms)
+    if answer != z3.unsat and facts.needs_invariants(ob.families):
+        first = min(timeout_ms, 1000) if ob.split else timeout_ms
+        answer, solver = _check(facts.for_families(ob.families), ob, first)
+        if answer == z3.unknown and ob.split:
+            answer, solver = _split_check(facts.for_families(ob.families), ob, timeout_ms)
+    seconds = time.perf_counter() - start
+    if answer == z3.unsat:
+        result = Result(ob, "proved", seconds)
+    elif answer == z3.sat:
+        model = solver.model()
+        # prefer a counterexample that is a possible position, as close as can be to a set-up one:
+        # it then reads as a few differences and loads as a scenario
+        checks = facts.checks()
+        wider = frozenset(ob.families).union(*(r for r, _ in checks))
+        wide_ob = attrs.evolve(ob, families=wider)
+        base = facts.base_values()
+        plausible = z3.Optimize()
+        plausible.set("timeout", timeout_ms)
+        plausible.add(facts.for_families(wider))
+        plausible.add([t for _, t in checks])
+        plausible.add(ob.assumptions)
+        plausible.add(z3.Not(ob.goal))
+        for flat in sorted(_cone(prover, wide_ob)):
+            plausible.add_soft(prover.state[flat] == base[flat])
+        if plausible.check() == z3.sat:
+            model = plausible.model()
+            ob = wide_ob
+        values, call = _model_values(model, prover, ob)
+        result = Result(ob, "failed", seconds, readable_model(model, prover, ob, facts.base_values()), values, call)
+    else:
+        result = Result(ob, "unknown", seconds)
+    if solved is not None:
+        solved.answers[key] = ((ob.goal, ob.assumptions), result)
+    return result
+
+
+def prove(spec: GameSpec, kinds: Iterable[str] | None = None, timeout_ms: int = 5000,
+          rules: Iterable[str] | None = None) -> list[Result]:
+    """Every obligation of one configuration (optionally only some kinds, or only the rules with
+    these IDs or procedure names), solved."""
+    prover = LocalProver(spec, Layout(spec))
+    chosen = set(rules) if rules is not None else None
+    obligations = prover.run(None if chosen is None else [r for r in spec.rules if r.id in chosen or r.name in chosen])
+    facts = Facts(prover)
+    wanted = set(kinds) if kinds else None
+    solved = Solved()
+    return [solve(prover, facts, ob, timeout_ms, solved) for ob in obligations if not wanted or ob.kind in wanted]
 
 
 def summary(results: list[Result]) -> dict[str, dict[str, int]]:
@@ -80,3 +288,428 @@ def summary(results: list[Result]) -> dict[str, dict[str, int]]:
 
 def passed(results: list[Result]) -> bool:
     return all(r.status == "proved" for r in results if r.obligation.kind in ENFORCED)
+
+
+# ---- many configurations ------------------------------------------------------------------------
+
+
+def record(r: Result) -> dict[str, Any]:
+    """A result as plain data (it crosses process boundaries and is cached between configurations)."""
+    ob = r.obligation
+    return {"kind": ob.kind, "rule": ob.rule, "where": str(ob.where), "text": ob.text, "procedure": ob.procedure,
+            "status": r.status, "seconds": r.seconds, "counterexample": r.counterexample, "values": r.values,
+            "call": r.call}
+
+
+@contextmanager
+def _yaml_memo() -> Iterator[None]:
+    """Parse each spec file once while many configurations of a game are loaded (the loader only
+    reads the parsed documents). The cache key includes the modification time."""
+    from ..spec import loader
+    original = loader.load_yaml_file
+    memo: dict[tuple[str, float, str], Any] = {}
+
+    def cached(path: Path, root: Path | None = None) -> Any:
+        key = (str(path), path.stat().st_mtime, str(root))
+        if key not in memo:
+            memo[key] = original(path, root)
+        return memo[key]
+
+    loader.load_yaml_file = cached  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        loader.load_yaml_file = original  # type: ignore[assignment]
+
+
+def configurations(game: str, root: Path | None = None, everything: bool = True) -> list[dict[str, Any]]:
+    """Every combination of the game's parameter values (or just the defaults)."""
+    from ..spec.loader import parameter_names
+    allowed = parameter_names(game, root)
+    if not everything:
+        return [{}]
+    names = list(allowed)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(allowed[n] for n in names))]
+
+
+def label(spec: GameSpec, order: Iterable[str] | None = None) -> str:
+    settings = dict(spec.settings)
+    names = list(order) if order else [p.name for p in spec.parameters]
+    return " ".join(f"{k}={settings[k]}" for k in names if k in settings)
+
+
+def initial_records(prover: LocalProver) -> list[dict[str, Any]]:
+    """The initial state (every slot at its declared initial value) is within the ranges and
+    satisfies every invariant: the base case of the induction."""
+    from .symbolic import concrete, evaluate
+    layout = prover.layout
+    init = layout.initial_values()
+    out = []
+    bad = [layout.name_of(i) for i, v in enumerate(init)
+           if not layout.slots[layout.owner[i][0]].var.lo <= v <= layout.slots[layout.owner[i][0]].var.hi]
+    out.append({"kind": "initial", "rule": "", "where": "game.yaml state", "text": "every slot starts in its range",
+                "procedure": "", "status": "failed" if bad else "proved", "seconds": 0.0,
+                "counterexample": {b: "out of range" for b in bad}, "values": None, "call": None})
+    for inv in prover.spec.invariants:
+        start = time.perf_counter()
+        holds = evaluate(prover.enc.as_bool(prover.enc.encode(inv.holds, concrete(init), {})[0]))
+        out.append({"kind": "initial", "rule": inv.rule, "where": str(inv.where), "invariant": inv.id,
+                    "text": f"{inv.id} ({inv.text}) holds initially", "procedure": "",
+                    "status": "proved" if holds is True else "failed", "seconds": time.perf_counter() - start,
+                    "counterexample": {}, "values": None, "call": None})
+    return out
+
+
+def _load_all(game: str, root: str | None, configs: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, Any]]:
+    """(parameters, spec, prover) of each configuration, the spec files parsed once."""
+    from ..spec import load_spec
+    out = []
+    with _yaml_memo():
+        for params in configs:
+            spec = load_spec(game, root=Path(root) if root else None, **params)
+            out.append((params, spec, LocalProver(spec, Layout(spec))))
+    return out
+
+
+def _prove_rules(game: str, root: str | None, work: list[tuple[dict[str, Any], list[str]]], timeout_ms: int
+                 ) -> dict[str, list[dict[str, Any]]]:
+    """Records by fingerprint for the given rules: (configuration parameters, rule IDs) pairs."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    solved = Solved()
+    loaded = _load_all(game, root, [params for params, _ in work])
+    for (params, ids), (_, spec, prover) in zip(work, loaded):
+        facts: Facts | None = None
+        wanted = set(ids)
+        for rule in spec.rules:
+            if rule.kind in ("procedure", "trigger") and rule.id in wanted:
+                key = prover.fingerprint(rule)
+                if key not in out:
+                    facts = facts or Facts(prover)
+                    out[key] = [record(solve(prover, facts, ob, timeout_ms, solved)) for ob in prover.walk_rule(rule)]
+    return out
+
+
+def prove_configurations(game: str, root: Path | None = None, everything: bool = True, timeout_ms: int = 5000,
+                         jobs: int | None = None) -> list[tuple[str, float, list[dict[str, Any]]]]:
+    """(configuration label, seconds, result records) for every configuration of a game.
+
+    Every configuration is loaded (the spec files parsed once) and each rule fingerprinted; the
+    distinct fingerprints (a rule as one configuration reads it) are then proved once, spread over
+    ``jobs`` worker processes, and every configuration gets the results of its rules."""
+    start = time.perf_counter()
+    configs = configurations(game, root, everything)
+    rootstr = str(root) if root else None
+    loaded = _load_all(game, rootstr, configs)
+    first_seen: dict[str, tuple[int, str]] = {}
+    per_config: list[list[str]] = []
+    initial: dict[str, list[dict[str, Any]]] = {}
+    for i, (params, spec, prover) in enumerate(loaded):
+        keys = []
+        ikey = "initial " + prover._global_digest()
+        if ikey not in initial:
+            initial[ikey] = initial_records(prover)
+        keys.append(ikey)
+        for rule in spec.rules:
+            if rule.kind in ("procedure", "trigger"):
+                key = prover.fingerprint(rule)
+                first_seen.setdefault(key, (i, rule.id))
+                keys.append(key)
+        per_config.append(keys)
+    # the work: for each configuration, the rules whose fingerprint it is the first to show
+    by_config: dict[int, list[str]] = {}
+    for i, rid in first_seen.values():
+        by_config.setdefault(i, []).append(rid)
+    items = [(configs[i], ids) for i, ids in sorted(by_config.items())]
+    jobs = jobs or min(2, os.cpu_count() or 1)
+    results: dict[str, list[dict[str, Any]]] = dict(initial)
+    if jobs <= 1 or len(items) < 2:
+        results.update(_prove_rules(game, rootstr, items, timeout_ms))
+    else:
+        # split the rules of the heaviest configuration (the first: it has all the common rules)
+        # between the workers, and deal the other configurations' few rules out in turn
+        shares: list[list[tuple[dict[str, Any], list[str]]]] = [[] for _ in range(jobs)]
+        for n, (params, ids) in enumerate(items):
+            if n == 0:
+                for j in range(jobs):
+                    shares[j].append((params, ids[j::jobs]))
+            else:
+                shares[n % jobs].append((params, ids))
+        ctx = multiprocessing.get_context("fork") if hasattr(os, "fork") else multiprocessing.get_context()
+        with ctx.Pool(jobs) as pool:
+            for part in pool.starmap(_prove_rules, [(game, rootstr, share, timeout_ms) for share in shares]):
+                results.update(part)
+    seconds = time.perf_counter() - start
+    out = []
+    for (params, spec, _), keys in zip(loaded, per_config):
+        records = [rec for key in keys for rec in results.get(key, [])]
+        out.append((label(spec), seconds / max(1, len(loaded)), records))
+    return out
+
+
+def label_of(params: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in params.items())
+
+
+# ---- the proofs/ folder: one short file per property ------------------------------------------
+
+PROOFS_ROOT = Path(__file__).resolve().parent.parent.parent / "proofs"
+STATUSES = ("proved", "failed", "unknown")
+
+
+def discover(game: str, root: Path | None = None) -> list[Any]:
+    """The proof modules of ``proofs/`` (beside ``specs/``) whose ``GAME`` is ``game``, by file name.
+
+    A proof module has a docstring (the property in English and its rule IDs), ``GAME``,
+    ``RULE_IDS`` and ``run(options) -> list[dict]``."""
+    import importlib.util
+    folder = root or Path(os.environ.get("GHOSTRULES_PROOFS", PROOFS_ROOT))
+    out = []
+    for path in sorted(folder.glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        name = f"ghostrules_proofs.{path.stem}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        if getattr(module, "GAME", None) == game and callable(getattr(module, "run", None)):
+            out.append(module)
+    return out
+
+
+_SESSIONS: dict[Any, list[tuple[str, float, list[dict[str, Any]]]]] = {}
+
+
+def session(game: str, options: dict[str, Any]) -> list[tuple[str, float, list[dict[str, Any]]]]:
+    """Every obligation of the game's configurations, solved once per process and shared by the
+    proof files (each reads the kinds it states)."""
+    root = options.get("specs_root")
+    key = (game, bool(options.get("all_configurations", True)), int(options.get("timeout_ms", 5000)), str(root))
+    if key not in _SESSIONS:
+        _SESSIONS[key] = prove_configurations(game, Path(root) if root else None, key[1], key[2],
+                                              options.get("jobs"))
+    return _SESSIONS[key]
+
+
+_WRITTEN: dict[tuple[str, str, str, str, str], str | None] = {}
+
+
+def property_rows(game: str, prop: str, kinds: Iterable[str], rule_ids: Iterable[str], options: dict[str, Any],
+                  select: Any = None) -> list[dict[str, Any]]:
+    """One row per configuration for a property made of obligations of some kinds.
+
+    A row is failed if an obligation failed, unknown if one timed out, proved otherwise; a failed
+    row carries the first counterexample (our notation) and writes it as a scenario file."""
+    kinds = tuple(kinds)
+    rows = []
+    for config, _, records in session(game, options):
+        mine = [r for r in records if r["kind"] in kinds and (select is None or select(r))]
+        counts = {s: sum(1 for r in mine if r["status"] == s) for s in STATUSES}
+        status = "failed" if counts["failed"] else "unknown" if counts["unknown"] else "proved"
+        by_kind = ", ".join(f"{k} {sum(1 for r in mine if r['kind'] == k)}" for k in kinds)
+        detail = f"{counts['proved']}/{len(mine)} obligations proved ({by_kind})"
+        bad = [r for r in mine if r["status"] != "proved"]
+        if bad:
+            detail += "; " + "; ".join(f"{r['status']}: [{r['rule']}] {r['where']}: {r['text']}" for r in bad[:5])
+            if len(bad) > 5:
+                detail += f"; ... {len(bad) - 5} more"
+        counterexample, scenario = None, None
+        first = next((r for r in mine if r["status"] == "failed"), None)
+        if first is not None:
+            counterexample = {"rule": first["rule"], "where": first["where"], "obligation": first["text"],
+                              "procedure": first["procedure"], "state": first["counterexample"]}
+            out_dir = options.get("out_dir")
+            same = (str(out_dir), prop, first["rule"], first["where"], first["text"])
+            if out_dir and same in _WRITTEN:
+                scenario = _WRITTEN[same]  # the same obligation failed in an earlier configuration
+                detail += " (counterexample scenario from an earlier configuration)"
+            elif out_dir:
+                scenario = write_scenario(game, config, first, Path(out_dir), prop, options.get("specs_root"))
+                _WRITTEN[same] = scenario
+                if first.get("scenario_error"):
+                    detail += f" (counterexample scenario: {first['scenario_error']})"
+        rows.append({"property": prop, "configuration": config, "status": status,
+                     "seconds": round(sum(r["seconds"] for r in mine), 3), "rule_ids": list(rule_ids),
+                     "detail": detail, "counterexample": counterexample, "scenario": scenario})
+    return rows
+
+
+def counterexample_state(game: Any, rec: dict[str, Any]) -> Any:
+    """The counterexample as an engine state: a set-up position (first chance outcomes) overlaid
+    with the solver's values for the slots the obligation reads, the procedure about to run with
+    the counterexample's arguments. The other slots do not matter to the obligation."""
+    values = set_up_values(game.spec)
+    for flat, v in (rec.get("values") or {}).items():
+        values[int(flat)] = v
+    import json
+    stack = [[rec["procedure"], 0, dict(rec.get("call") or {})]] if rec.get("procedure") in game.program.by_name \
+        else []
+    text = json.dumps({"game": game.spec.name, "settings": dict(game.spec.settings), "values": values,
+                       "stack": stack, "history": [], "outcome": None})
+    state = game.state_from_json(text, tracing=True)
+    probe = state.clone()
+    try:
+        probe._run()  # to the procedure's first decision or chance node (the engine's own loop)
+    except Exception as exc:  # noqa: BLE001 - the engine stops on the fault itself: keep the start
+        rec["replay"] = f"the engine stops: {exc}"
+        return state
+    rec["replay"] = "the engine runs it to " + ("the end of the game" if probe.is_terminal() else
+                                                "a chance node" if probe.is_chance_node() else "a decision")
+    return probe
+
+
+def write_scenario(game_name: str, config: str, rec: dict[str, Any], out_dir: Path, prop: str,
+                   specs_root: Any = None) -> str | None:
+    """Write a failed obligation's counterexample as a scenario file (ghostrules/query format);
+    the file is loaded back before it is kept. Returns its path (None if it cannot be written)."""
+    import ghostrules
+    from ..engine import Game
+    from ..query import scenario_text
+    from ..spec import load_spec
+    params: dict[str, Any] = {}
+    for part in config.split():
+        k, _, v = part.partition("=")
+        params[k] = int(v) if v.isdigit() else v
+    try:
+        spec = load_spec(game_name, root=Path(specs_root) if specs_root else None, **params)
+        try:
+            game = Game(spec)
+        except ghostrules.SpecError:  # a broken spec the engine refuses: show the position in the real game
+            game = ghostrules.load_game(game_name, **params)
+        state = counterexample_state(game, rec)
+        text = scenario_text(state)
+    except Exception as exc:  # noqa: BLE001 - the report must go on; say why there is no file
+        rec.setdefault("scenario_error", str(exc))
+        return None
+    header = (f"# Counterexample to {prop} ({config}): [{rec['rule']}] {rec['where']}: {rec['text']}\n"
+              f"# The state before {rec['procedure']} runs; `ghostrules ask FILE next` replays it.\n")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    slug = "".join(c if c.isalnum() else "_" for c in f"{prop}_{config}_{rec['rule']}")[:120]
+    path = out_dir / f"{slug}.yaml"
+    path.write_text(header + text, encoding="utf-8")
+    try:
+        ghostrules.load_scenario(str(path))
+    except Exception as exc:  # noqa: BLE001
+        rec.setdefault("scenario_error", f"written but does not load: {exc}")
+    return str(path)
+
+
+# ---- the properties, as rows per component and configuration (used by the files of proofs/) ----
+
+def _spec(game: str, options: dict[str, Any]) -> GameSpec:
+    from ..spec import load_spec
+    root = options.get("specs_root")
+    return load_spec(game, root=Path(root) if root else None)
+
+
+def _cited(text: str) -> list[str]:
+    import re
+    return re.findall(r"\b[A-Z]{2,}(?:-[A-Z0-9]+)+\b", text)
+
+
+def conservation_rows(game: str, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per pool (component) and configuration: every write to the pool's cells keeps its totals."""
+    rows: list[dict[str, Any]] = []
+    for pool in _spec(game, options).pools:
+        rows += property_rows(game, f"conservation: {pool.name}", ["conservation"], _cited(pool.text), options,
+                              select=lambda r, name=pool.name: r["text"].startswith(f"pool {name} "))
+    return rows
+
+
+def invariant_rows(game: str, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per declared invariant and configuration: it holds initially and every write keeps it; and
+    the slot ranges: they hold initially and every write stays within them."""
+    spec = _spec(game, options)
+    rows = property_rows(game, "invariant: slot ranges", ["initial", "range"], ["(every slot)"], options,
+                         select=lambda r: r["kind"] == "range" or r["text"] == "every slot starts in its range")
+    for inv in spec.invariants:
+        rows += property_rows(game, f"invariant: {inv.id}", ["initial", "invariant"], [inv.rule] if inv.rule else [],
+                              options, select=lambda r, i=inv.id: r["text"].startswith(f"{i} ("))
+    return rows
+
+
+def contract_rows(game: str, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every call meets the callee's ``requires`` (so the engine's run-time check never fires)."""
+    spec = _spec(game, options)
+    ids = sorted({r.id for r in spec.rules if r.kind == "procedure" and r.requires is not None})
+    return property_rows(game, "contracts (requires)", ["requires"], ids, options)
+
+
+def dead_end_rows(game: str, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every decision offers an option and every chance node an outcome, wherever it is reached."""
+    spec = _spec(game, options)
+    ids = sorted({s.rule for r in spec.rules for s in _walk(r.body) if _is_node(s)})
+    return property_rows(game, "no dead ends: decisions and chance nodes", ["options"], ids, options)
+
+
+def _walk(stmts: Any) -> Iterator[Any]:
+    from .local import _stmts_of
+    return iter(_stmts_of(stmts))
+
+
+def _is_node(s: Any) -> bool:
+    from ..spec import model as M
+    return isinstance(s, (M.MenuStmt, M.RandomStmt))
+
+
+def call_cycles(spec: GameSpec) -> list[list[str]]:
+    """Cycles of the graph 'procedure or triggered rule -> what it calls or fires'. Without a cycle,
+    the engine's deterministic run between two decision or chance nodes is finite (for loops run
+    over finite domains)."""
+    from ..spec import model as M
+    triggered: dict[str, list[str]] = {}
+    for r in spec.rules:
+        if r.kind == "trigger":
+            triggered.setdefault(r.on, []).append(f"rule:{r.id}")
+    edges: dict[str, set[str]] = {}
+    for r in spec.rules:
+        if r.kind not in ("procedure", "trigger"):
+            continue
+        me = r.name if r.kind == "procedure" else f"rule:{r.id}"
+        out = edges.setdefault(me, set())
+        for s in _walk(r.body):
+            if isinstance(s, M.CallStmt):
+                out.add(s.proc)
+            elif isinstance(s, M.EmitStmt):
+                out |= set(triggered.get(s.event, []))
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(n: str) -> None:
+        state[n] = 1
+        path.append(n)
+        for m in sorted(edges.get(n, ())):
+            if state.get(m) == 1:
+                cycles.append(path[path.index(m):] + [m])
+            elif m not in state:
+                visit(m)
+        path.pop()
+        state[n] = 2
+
+    for n in sorted(edges):
+        if n not in state:
+            visit(n)
+    return cycles
+
+
+def termination_row(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Every cycle of the call/trigger graph passes through a rule that holds a decision or a
+    chance node (a roll, a draw): recursion goes through the players or the dice, and the rest of
+    the deterministic run is a finite unfolding (for loops range over finite domains)."""
+    from ..spec import model as M
+    start = time.perf_counter()
+    spec = _spec(game, options)
+    with_node = {(r.name if r.kind == "procedure" else f"rule:{r.id}") for r in spec.rules
+                 if r.kind in ("procedure", "trigger")
+                 and any(isinstance(s, (M.MenuStmt, M.RandomStmt, M.RollStmt)) for s in _walk(r.body))}
+    cycles = call_cycles(spec)
+    bad = [c for c in cycles if not set(c) & with_node]
+    return {"property": "no dead ends: recursion passes through a decision or chance node", "configuration": "all",
+            "status": "failed" if bad else "proved", "seconds": round(time.perf_counter() - start, 3),
+            "rule_ids": sorted({r.id for r in spec.rules if (r.name or f"rule:{r.id}") in {n for c in cycles for n in c}
+                                or f"rule:{r.id}" in {n for c in cycles for n in c}}),
+            "detail": f"{len(cycles)} call/trigger cycles, each through a decision or chance node" if not bad else
+            "cycles without a decision or chance node: " + "; ".join(" -> ".join(c) for c in bad[:5]),
+            "counterexample": {"cycles": bad} if bad else None, "scenario": None}

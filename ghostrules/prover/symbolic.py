@@ -233,6 +233,9 @@ class Encoder:
             if ta == "bool":
                 return z3.Or([a == self.as_bool(i) for i in items]), "bool"
             return z3.Or([self.as_int(a) == self.as_int(i) for i in items]), "bool"
+        card = self._cardinality(e, state, scope)
+        if card is not None:
+            return card, "bool"
         a, ta = self.encode(e.left, state, scope)
         b, tb = self.encode(e.right, state, scope)
         if op in ("==", "!="):
@@ -262,6 +265,56 @@ class Encoder:
         if op == "%":
             return z3.If(b == 0, 0, a % b), "int"
         raise EncodeError(f"operator {op}")
+
+    def _cardinality(self, e: E.Binary, state: list[Term], scope: Scope) -> Term | None:
+        """``count(...) <= k`` (and <, >=, >, ==, != with a literal k) as a pseudo-boolean
+        cardinality constraint: Z3 reasons about AtMost/AtLeast natively, far faster than about
+        a sum of if-then-elses (one ghost per slot is 12 such counts over 65 cards)."""
+        op, left, right = e.op, e.left, e.right
+        if op not in ("<=", "<", ">=", ">", "==", "!="):
+            return None
+        if isinstance(left, E.Num) and isinstance(right, E.Quant):
+            left, right = right, left
+            op = {"<=": ">=", "<": ">", ">=": "<=", ">": "<", "==": "==", "!=": "!="}[op]
+        if not (isinstance(left, E.Quant) and left.kind == "count" and isinstance(right, E.Num)):
+            return None
+        conds = self._quant_conds(left, state, scope)
+        k = right.value
+        if op == "<":
+            op, k = "<=", k - 1
+        elif op == ">":
+            op, k = ">=", k + 1
+        if op == "<=":
+            return z3.BoolVal(k >= len(conds)) if k >= len(conds) else (
+                z3.BoolVal(False) if k < 0 else z3.Not(z3.Or(conds)) if k == 0 else z3.AtMost(*conds, k))
+        if op == ">=":
+            return z3.BoolVal(True) if k <= 0 else z3.BoolVal(False) if k > len(conds) else (
+                z3.Or(conds) if k == 1 else z3.AtLeast(*conds, k))
+        if k < 0 or k > len(conds):
+            eq: Term = z3.BoolVal(False)
+        elif k == 0:
+            eq = z3.Not(z3.Or(conds)) if conds else z3.BoolVal(True)
+        else:
+            eq = z3.And(z3.AtMost(*conds, k), z3.AtLeast(*conds, k))
+        return eq if op == "==" else z3.Not(eq)
+
+    def _quant_conds(self, e: E.Quant, state: list[Term], scope: Scope) -> list[Term]:
+        conds = []
+        for term, t in self._quant_elements(e, state, scope):
+            inner = dict(scope)
+            inner[e.var] = (term, t)
+            conds.append(self.as_bool(self.encode(e.cond, state, inner)[0]) if e.cond is not None else z3.BoolVal(True))
+        return conds
+
+    def _quant_elements(self, e: E.Quant, state: list[Term], scope: Scope) -> list[tuple[Term, str]]:
+        if isinstance(e.domain, E.Name):
+            dtype = e.domain.id
+            if dtype == "bool":
+                return [(z3.BoolVal(False), "bool"), (z3.BoolVal(True), "bool")]
+            return [(self.intval(i), dtype) for i in range(self.size(dtype))]
+        elements = [self.encode(i, state, scope) for i in e.domain.items]
+        dtype = elements[0][1] if elements else "int"
+        return [(term, t if t != "none" else dtype) for term, t in elements]
 
     def _quant(self, e: E.Quant, state: list[Term], scope: Scope) -> tuple[Term, str]:
         if isinstance(e.domain, E.Name):

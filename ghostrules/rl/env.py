@@ -1,0 +1,216 @@
+"""A PettingZoo AEC environment for any game spec.
+
+Agents
+    One agent per symbol of the game's players domain, named ``<symbol>_<index>`` (Ghost Stories:
+    ``yellow_0``, ``red_1``, ``green_2``, ``blue_3``; Betrayal: its player seats). The agent to act is ``state.current_player()``. Agents of
+    seats that never decide (a neutral board) stay in the game and simply never act.
+
+Chance
+    Chance nodes never reach the agents: the environment resolves them with its own random
+    generator, seeded by ``reset(seed=...)``, drawing each outcome with its exact probability
+    (:func:`ghostrules.engine.game.sample_chance`). Same seed and same actions, same game.
+
+Actions
+    ``Discrete(max_actions)``: action ``i`` is the ``i``-th option of ``state.legal_actions()``.
+    That list has a stable order, fixed by the spec: the options of the decision in the order they
+    are written, and for an option offered for several values, those values in their domain's
+    order. The action mask has a 1 at ``i`` for ``i < len(legal_actions())``. A decision with
+    more options than ``max_actions`` raises ``ValueError`` (pass a larger ``max_actions``).
+
+Observations
+    A ``Dict`` space ``{"observation": Box(int64), "action_mask": Box(int8)}``. ``observation`` is
+
+    * the position's flat integer vector: every state slot of the spec in the order of its layout
+      (the ``values`` of ``state.to_json()``; a symbol is its index in its domain, ``-1`` for
+      ``none``; a flag is 0 or 1),
+    * then two numbers about the pending decision: the index of its rule ID in the game's rule list
+      (``game.spec.rules``, -1 if the rule is not listed) and the number of options,
+    * then the acting agent's index (-4 when the game is over).
+
+    Every agent observes the same vector (the games modelled are games of open information; hidden
+    card orders are chance nodes, not state). ``action_mask`` is all zeros for agents not to act.
+
+Rewards
+    Zero during the game; at the end, ``reward_fn(state)`` gives one number per agent index. The
+    default gives every agent ``+1`` when the outcome's result is ``win``, ``-1`` when it is ``loss``,
+    and ``0`` otherwise, which suits co-operative games; pass a ``reward_fn`` for team games.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .. import load_game
+from ..engine import TERMINAL, Game, State
+from ..engine.game import sample_chance
+
+RewardFn = Callable[[State], list[float]]
+BIG = np.iinfo(np.int64).max
+
+
+def default_rewards(state: State, n_agents: int) -> list[float]:
+    """+1 to every agent for a ``win``, -1 for a ``loss``, 0 for any other result."""
+    outcome = state.outcome()
+    result = outcome.result if outcome is not None else ""
+    value = 1.0 if result == "win" else -1.0 if result == "loss" else 0.0
+    return [value] * n_agents
+
+
+class GhostrulesAEC(AECEnv):
+    """The AEC environment of one game configuration (see the module docstring for the encodings)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "ghostrules_v0", "is_parallelizable": False}
+
+    def __init__(self, game: str | Game = "ghost-stories", parameters: dict[str, Any] | None = None,
+                 max_actions: int = 64, max_steps: int | None = None, reward_fn: RewardFn | None = None,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.game = game if isinstance(game, Game) else load_game(game, **(parameters or {}))
+        players = self.game.spec.players
+        self.possible_agents = [f"{symbol}_{i}" for i, symbol in enumerate(self.game.layout.domains[players].symbols)]
+        self.agent_index = {a: i for i, a in enumerate(self.possible_agents)}
+        self.max_actions = max_actions
+        self.max_steps = max_steps
+        self.reward_fn = reward_fn
+        self.render_mode = render_mode
+        self.rule_index = {r.id: i for i, r in enumerate(self.game.spec.rules)}
+        probe = self.game.new_initial_state()
+        self.n_values = len(self._values(probe))
+        size = self.n_values + 3
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=-BIG - 1, high=BIG, shape=(size,), dtype=np.int64),
+            "action_mask": spaces.Box(low=0, high=1, shape=(max_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(max_actions) for a in self.possible_agents}
+        self.state_: State | None = None
+        self._rng = random.Random(0)
+
+    # ---- spaces --------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---- encodings -----------------------------------------------------------------------
+    @staticmethod
+    def _values(state: State) -> list[int]:
+        return json.loads(state.to_json())["values"]
+
+    def _options(self) -> list[Any]:
+        assert self.state_ is not None
+        if self.state_.is_terminal():
+            return []
+        options = self.state_.legal_actions()
+        if len(options) > self.max_actions:
+            raise ValueError(f"{len(options)} options at '{self.state_.prompt()}' [{self.state_.node_rule()}]: "
+                             f"more than max_actions={self.max_actions}")
+        return options
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.state_ is not None
+        state = self.state_
+        n_options = len(self._options_cache)
+        node = -1 if state.is_terminal() else self.rule_index.get(state.node_rule(), -1)
+        vector = self._values(state) + [node, n_options, state.current_player()]
+        mask = np.zeros(self.max_actions, dtype=np.int8)
+        if agent == self.agent_selection and not state.is_terminal():
+            mask[:n_options] = 1
+        return {"observation": np.asarray(vector, dtype=np.int64), "action_mask": mask}
+
+    # ---- the AEC cycle -------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Resolve chance nodes until a decision or the end."""
+        assert self.state_ is not None
+        while not self.state_.is_terminal() and self.state_.is_chance_node():
+            self.state_.apply_action(sample_chance(self.state_, self._rng))
+        self._options_cache = self._options()
+
+    def _select(self) -> None:
+        assert self.state_ is not None
+        player = self.state_.current_player()
+        if player != TERMINAL:
+            self.agent_selection = self.possible_agents[player]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.steps = 0
+        self.state_ = self.game.new_initial_state()
+        self._advance()
+        self.agent_selection = self.agents[0]
+        self._select()
+        self._finish_if_over()
+
+    def _finish_if_over(self) -> None:
+        assert self.state_ is not None
+        over = self.state_.is_terminal()
+        cut = self.max_steps is not None and self.steps >= self.max_steps and not over
+        if not (over or cut):
+            return
+        if over:
+            values = (self.reward_fn(self.state_) if self.reward_fn is not None
+                      else default_rewards(self.state_, len(self.possible_agents)))
+            for agent in self.agents:
+                self.rewards[agent] = float(values[self.agent_index[agent]])
+                self.terminations[agent] = True
+                outcome = self.state_.outcome()
+                self.infos[agent] = {"result": outcome.result, "rule": outcome.rule_id} if outcome else {}
+        else:
+            for agent in self.agents:
+                self.truncations[agent] = True
+        self._accumulate_rewards()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.state_ is not None
+        options = self._options_cache
+        if action is None or not 0 <= int(action) < len(options):
+            raise ValueError(f"action {action!r} is not legal for {agent}: {len(options)} options "
+                             f"at '{self.state_.prompt()}'")
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self.state_.apply_action(options[int(action)])
+        self.steps += 1
+        self._advance()
+        self._select()
+        self._finish_if_over()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state_ is None:
+            return None
+        text = str(self.state_)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(game: str | Game = "ghost-stories", **kwargs: Any) -> GhostrulesAEC:
+    """The environment, wrapped with PettingZoo's order enforcing wrapper."""
+    from pettingzoo.utils import wrappers
+    return wrappers.OrderEnforcingWrapper(GhostrulesAEC(game, **kwargs))
+
+
+__all__ = ["GhostrulesAEC", "default_rewards", "env"]

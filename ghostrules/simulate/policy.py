@@ -1,0 +1,362 @@
+"""Decision policies for simulations: uniform random, and a heuristic read from ``specs/<game>/policy.yaml``.
+
+A policy is a callable ``policy(state, rng) -> Action`` (the signature of
+:func:`ghostrules.engine.game.play`). The heuristic policy holds no game knowledge: it interprets a
+policy file, which is data in the spec language, with these keys::
+
+    value:                          # the position evaluation: a weighted sum of terms
+      - {term: "haunted_tiles", weight: -40, text: "why"}
+    outcomes: {win: 1000, loss: -1000}   # the value of a finished game, by its result
+    lookahead:
+      through:                      # decisions the lookahead passes through by taking its best option
+        - RULE-ID                   # every option of the decision
+        - {node: RULE-ID, option: "asks .* for help"}   # only the options whose label matches
+      budget: 400                   # positions expanded at most per option examined
+      max_outcomes: 8               # chance nodes with more outcomes (card draws) are not expanded
+    preferences:                    # extra points for options, in order of the file
+      - node: "RULE-ID|OTHER-ID"    # the rule of the decision node (a regular expression, full match)
+        option: "tries to exorcise" # a regular expression searched in the option's label (optional)
+        when: "condition"           # evaluated in the position before the decision (optional)
+        score: 5                    # constant points
+        lookahead: "expression"     # plus weight * its expected value at the next decision (optional)
+        weight: 1
+
+For every option of a decision with two options or more, the policy applies the option to a copy
+of the position and follows the game on: chance nodes are expanded exactly (each outcome weighted
+by its probability) and decisions named in ``lookahead.through`` take their best option by
+``value``, until the next other decision, a chance node with more than ``max_outcomes`` outcomes,
+the end of the game, or until the budget is spent. The option's score is the expected ``value``
+there, plus the points of every matching preference (a preference's ``lookahead`` expression is
+read at the first decision after the option, chance expanded exactly). The
+best score wins; ties are broken by the seeded random generator, so runs stay reproducible.
+A decision no preference names and with no ``value`` is taken uniformly at random.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..engine import Action, State
+from ..engine.game import random_policy
+from ..spec import SpecError
+from ..spec.loader import games_root
+from ..spec.source import LDict, load_yaml_file
+
+Policy = Callable[[State, random.Random], Action]
+POLICY_FILE = "policy.yaml"
+EPSILON = 1e-9
+
+
+@attrs.frozen
+class Term:
+    """One weighted term of the position evaluation."""
+
+    expression: str
+    weight: float
+    text: str = ""
+
+
+@attrs.frozen
+class Preference:
+    """Points for the options of a decision that match ``node`` (rule ID) and ``option`` (label)."""
+
+    node: re.Pattern[str]
+    option: re.Pattern[str] | None
+    when: str | None
+    score: float
+    lookahead: str | None
+    weight: float
+    where: str
+    text: str = ""
+
+    def matches(self, rule: str, label: str) -> bool:
+        return bool(self.node.fullmatch(rule)) and (self.option is None or bool(self.option.search(label)))
+
+
+@attrs.frozen
+class PolicySpec:
+    """A heuristic policy as read from its file."""
+
+    name: str
+    file: str
+    text: str
+    terms: tuple[Term, ...]
+    outcomes: dict[str, float]
+    through: dict[str, re.Pattern[str] | None]
+    budget: int
+    max_outcomes: int
+    preferences: tuple[Preference, ...]
+
+
+def _number(raw: Any, owner: Any, key: str, default: float) -> float:
+    value = raw.get(key, default) if isinstance(raw, dict) else default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise owner.error_at(key, f"{key} must be a number (got {value!r})") if isinstance(owner, LDict) \
+            else SpecError(f"{key} must be a number")
+    return float(value)
+
+
+def _regex(raw: Any, owner: LDict, key: str) -> re.Pattern[str]:
+    try:
+        return re.compile(str(raw))
+    except re.error as exc:
+        raise owner.error_at(key, f"{key} is not a valid regular expression: {exc}") from None
+
+
+def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
+    """Read and check a policy file (safe YAML; errors give file:line)."""
+    doc = load_yaml_file(path, games_root())
+    if not isinstance(doc, LDict):
+        raise SpecError("a policy file is a mapping (value, outcomes, lookahead, preferences)", str(path))
+    known = {"policy", "text", "value", "outcomes", "lookahead", "preferences"}
+    for key in doc:
+        if key not in known:
+            raise doc.error_at(key, f"unknown key {key!r}; a policy file has: {', '.join(sorted(known))}")
+    terms = []
+    for raw in doc.get("value") or []:
+        if not isinstance(raw, LDict) or "term" not in raw:
+            raise SpecError("each value entry needs 'term' (an expression) and 'weight'", doc.file,
+                            getattr(raw, "line", doc.key_line("value")))
+        terms.append(Term(str(raw["term"]), _number(raw, raw, "weight", 1.0), str(raw.get("text", ""))))
+    outcomes_raw = doc.get("outcomes") or {}
+    outcomes = {str(k): _number(outcomes_raw, outcomes_raw, k, 0.0) for k in outcomes_raw}
+    look = doc.get("lookahead") or LDict()
+    for key in look:
+        if key not in {"through", "budget", "max_outcomes"}:
+            raise look.error_at(key, f"unknown lookahead key {key!r}; it has: through, budget, max_outcomes")
+    raw_through = look.get("through") or []
+    if not isinstance(raw_through, list):
+        raise look.error_at("through", "lookahead.through is a list of rule IDs")
+    through: dict[str, re.Pattern[str] | None] = {}
+    for item in raw_through:
+        if isinstance(item, LDict):
+            if "node" not in item or set(item) - {"node", "option"}:
+                raise item.error("a lookahead.through entry is a rule ID or {node: RULE-ID, option: REGEX}")
+            through[str(item["node"])] = _regex(item["option"], item, "option") if "option" in item else None
+        else:
+            through[str(item)] = None
+    prefs = []
+    for raw in doc.get("preferences") or []:
+        if not isinstance(raw, LDict) or "node" not in raw:
+            raise SpecError("each preference needs 'node' (the rule ID of the decision, a regular expression)",
+                            doc.file, getattr(raw, "line", doc.key_line("preferences")))
+        for key in raw:
+            if key not in {"node", "option", "when", "score", "lookahead", "weight", "text"}:
+                raise raw.error_at(key, f"unknown preference key {key!r}")
+        prefs.append(Preference(
+            node=_regex(raw["node"], raw, "node"),
+            option=_regex(raw["option"], raw, "option") if "option" in raw else None,
+            when=str(raw["when"]) if "when" in raw else None,
+            score=_number(raw, raw, "score", 0.0),
+            lookahead=str(raw["lookahead"]) if "lookahead" in raw else None,
+            weight=_number(raw, raw, "weight", 1.0),
+            where=f"{raw.file}:{raw.line}",
+            text=str(raw.get("text", "")),
+        ))
+    return PolicySpec(name=str(doc.get("policy", name)), file=str(path), text=" ".join(str(doc.get("text", "")).split()),
+                      terms=tuple(terms), outcomes=outcomes, through=through,
+                      budget=int(_number(look, look, "budget", 400)),
+                      max_outcomes=int(_number(look, look, "max_outcomes", 8)), preferences=tuple(prefs))
+
+
+_compiled: weakref.WeakKeyDictionary[Any, dict[str, Callable[[State], float]]] = weakref.WeakKeyDictionary()
+
+
+def evaluator(state: State, expression: str) -> Callable[[State], float]:
+    """A function evaluating ``expression`` (spec language) in positions of ``state``'s game.
+
+    It means ``float(state.eval(expression))``; ``State.eval`` parses and compiles the expression at
+    every call (about 1 ms), too slow for a lookahead, so the compiled form is kept per game when the
+    engine exposes its expression compiler, and ``state.eval`` is used otherwise."""
+    known = _compiled.setdefault(state.game, {})
+    fn = known.get(expression)
+    if fn is None:
+        fn = known[expression] = _compile(state, expression)
+    return fn
+
+
+def _compile(state: State, expression: str) -> Callable[[State], float]:
+    value = state.eval(expression)  # raises on a bad expression, with the engine's message
+    if isinstance(value, str):
+        raise TypeError(f"it gives a symbol ({value!r}), not a number")
+    try:
+        from ..spec.expr import parse
+        from ..spec.model import Where
+        compiled, _ = state.game.program.exprs.compile(parse(expression), {}, Where("<policy>", 1), "")
+        if float(compiled(state.values, {})) != float(value):  # pragma: no cover - a changed engine
+            raise AttributeError
+        return lambda s: float(compiled(s.values, {}))
+    except (AttributeError, ImportError, TypeError):  # pragma: no cover - fall back to the public API
+        return lambda s: float(s.eval(expression))
+
+
+def _position_key(state: State) -> Any:
+    """A key equal for equal positions (values and pending calls), to expand each position once."""
+    try:
+        return (tuple(state.values), tuple((f[0], f[1], tuple(sorted(f[2].items()))) for f in state.stack))
+    except (AttributeError, TypeError):  # pragma: no cover - a state without these attributes: no sharing
+        return None
+
+
+class HeuristicPolicy:
+    """The generic interpreter of a policy file: see the module docstring."""
+
+    def __init__(self, spec: PolicySpec) -> None:
+        self.spec = spec
+        self._checked = False
+
+    def _check(self, state: State) -> None:
+        # parse every expression once, so that a syntax error names its policy entry
+        if self._checked:
+            return
+        from ..spec.expr import ExprError, parse
+        entries = [(t.expression, f"value term {t.expression!r}") for t in self.spec.terms]
+        for pref in self.spec.preferences:
+            entries += [(e, f"preference at {pref.where}") for e in (pref.when, pref.lookahead) if e is not None]
+        for expression, what in entries:
+            try:
+                parse(expression)
+            except ExprError as exc:
+                raise SpecError(f"{what}: {exc}") from None
+        self._checked = True
+
+    def _eval(self, state: State, expression: str) -> float:
+        try:
+            return evaluator(state, expression)(state)
+        except Exception as exc:  # noqa: BLE001 - the expression is data: say which entry failed
+            where = [f"preference at {p.where}" for p in self.spec.preferences if expression in (p.when, p.lookahead)]
+            what = where[0] if where else f"value term {expression!r}"
+            raise SpecError(f"{self.spec.file}: {what}: {exc}") from None
+
+    # ---- evaluation ----------------------------------------------------------------------
+    def value(self, state: State) -> float:
+        """The position's value: outcome points at the end, else the weighted terms."""
+        if state.is_terminal():
+            outcome = state.outcome()
+            return self.spec.outcomes.get(outcome.result, 0.0) if outcome is not None else 0.0
+        return sum(t.weight * self._eval(state, t.expression) for t in self.spec.terms)
+
+    def expected(self, state: State, extras: tuple[str, ...] = ()) -> tuple[float, ...]:
+        """Expected (value, *extras) after ``state``: chance expanded exactly, ``through`` decisions
+        by their best option, until another decision, the end, or the budget."""
+        budget = [self.spec.budget]
+        memo: dict[Any, tuple[float, ...]] = {}
+
+        def leaf(s: State) -> tuple[float, ...]:
+            if s.is_terminal():
+                return (self.value(s),) + tuple(0.0 for _ in extras)
+            return (self.value(s),) + tuple(self._eval(s, e) for e in extras)
+
+        def walk(s: State) -> tuple[float, ...]:
+            if s.is_terminal():
+                return leaf(s)
+            key = _position_key(s)
+            if key is not None and key in memo:
+                return memo[key]
+            chance = s.is_chance_node()
+            if chance:
+                children = [(a, float(p)) for a, p in s.chance_outcomes()]
+                expand = len(children) <= self.spec.max_outcomes
+            else:
+                rule = s.node_rule()
+                expand = rule in self.spec.through
+                only = self.spec.through.get(rule)
+                children = [(a, 1.0) for a in s.legal_actions() if only is None or only.search(a.label)] \
+                    if expand else []
+                expand = expand and bool(children)
+            if not expand or budget[0] < len(children):
+                out = leaf(s)
+                if key is not None:
+                    memo[key] = out
+                return out
+            budget[0] -= len(children)
+            results = []
+            for action, p in children:
+                child = s.clone()
+                child.tracing = False
+                child.apply_action(action)
+                results.append((p, walk(child)))
+            if chance:
+                out = tuple(sum(p * r[i] for p, r in results) for i in range(1 + len(extras)))
+            else:
+                # the value of a decision passed through is its best option's; the preferences'
+                # expressions are read at the decision itself (the first one after the option)
+                best = max(r[0] for _, r in results)
+                out = (best,) + leaf(s)[1:]
+            if key is not None:
+                memo[key] = out
+            return out
+
+        return walk(state)
+
+    # ---- deciding ------------------------------------------------------------------------
+    def scores(self, state: State) -> list[tuple[Action, float]]:
+        """Every legal option with its score (higher is better)."""
+        self._check(state)
+        rule = state.node_rule()
+        options = state.legal_actions()
+        active = [p for p in self.spec.preferences if p.node.fullmatch(rule)]
+        active = [p for p in active if p.when is None or self._eval(state, p.when)]
+        out = []
+        for action in options:
+            matching = [p for p in active if p.matches(rule, action.label)]
+            extras = tuple(p.lookahead for p in matching if p.lookahead is not None)
+            score = 0.0
+            if self.spec.terms or extras:
+                child = state.clone()
+                child.tracing = False
+                child.apply_action(action)
+                expected = self.expected(child, extras)
+                score = expected[0]
+                k = 1
+                for p in matching:
+                    if p.lookahead is not None:
+                        score += p.weight * expected[k]
+                        k += 1
+            score += sum(p.score for p in matching)
+            out.append((action, score))
+        return out
+
+    def __call__(self, state: State, rng: random.Random) -> Action:
+        options = state.legal_actions()
+        if len(options) == 1:
+            return options[0]
+        scored = self.scores(state)
+        best = max(s for _, s in scored)
+        top = [a for a, s in scored if s >= best - EPSILON]
+        return top[0] if len(top) == 1 else rng.choice(top)
+
+
+def policy_file(game: str) -> Path:
+    return games_root() / game / POLICY_FILE
+
+
+def load_policy(game: str, name: str) -> Policy:
+    """``random`` (uniform over the legal options), ``heuristic`` (``specs/<game>/policy.yaml``) or the
+    path of a policy file."""
+    if name == "random":
+        return random_policy
+    if name == "heuristic":
+        path = policy_file(game)
+        if not path.is_file():
+            raise SpecError(f"{game} has no heuristic policy (no {path.relative_to(games_root())}); use --policy random")
+        return HeuristicPolicy(read_policy(path))
+    path = Path(name)
+    if path.is_file():
+        return HeuristicPolicy(read_policy(path, path.stem))
+    raise SpecError(f"unknown policy {name!r}: random, heuristic or the path of a policy file")
+
+
+def policy_names(game: str) -> list[str]:
+    return ["random"] + (["heuristic"] if policy_file(game).is_file() else [])
+
+
+__all__ = ["HeuristicPolicy", "Policy", "PolicySpec", "Preference", "Term", "load_policy", "policy_file",
+           "policy_names", "read_policy"]

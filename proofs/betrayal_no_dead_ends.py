@@ -1,0 +1,18 @@
+"""Betrayal no dead ends: every non-terminal position offers a legal action or a chance outcome.
+
+The argument is the one of proofs/no_dead_ends.py (the engine is the same): the pending node of
+a position is a decision, a chance node or the end, so it suffices that every decision offers an
+option and every chance node an outcome where it is reached (the `options` obligations), that
+the deterministic run between nodes meets no error (ranges, contracts) and that every cycle of
+calls and triggers passes through a decision or chance node.
+
+Rules: BH-TURN-1 (the turn structure) and every rule with a decision or chance node (per row).
+"""
+
+GAME = "betrayal"
+RULE_IDS = ("BH-TURN-1",)
+
+
+def run(options: dict) -> list[dict]:
+    from ghostrules.prover.runner import dead_end_rows, termination_row
+    return dead_end_rows(GAME, options) + [termination_row(GAME, options)]

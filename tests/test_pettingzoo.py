@@ -1,0 +1,98 @@
+"""The PettingZoo AEC adapter (ghostrules.rl): PettingZoo's own API test, the action mask, the
+observation encoding and seeded replays."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test
+
+from ghostrules.rl import GhostrulesAEC, env
+
+PARAMS = {"players": 4, "level": "initiation", "edition": "el"}
+# the observation is a Dict space (the observation and its action mask), as PettingZoo's classic games
+# do; seats are named after the game's player symbols
+pytestmark = [pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+              pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+              pytest.mark.filterwarnings("ignore:We recommend agents to be named")]
+
+
+def test_pettingzoo_api_test_passes():
+    api_test(env("ghost-stories", parameters=PARAMS), num_cycles=200, verbose_progress=False)
+
+
+def test_pettingzoo_api_test_passes_for_another_game():
+    api_test(env("betrayal", parameters={"players": 3}), num_cycles=60, verbose_progress=False)
+
+
+def _play(e: GhostrulesAEC, seed: int, pick: int = 0) -> list[int]:
+    e.reset(seed=seed)
+    chosen = []
+    for agent in e.agent_iter(max_iter=20_000):
+        obs, _reward, terminated, truncated, _info = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(legal[pick % len(legal)])
+        chosen.append(action)
+        e.step(action)
+    return chosen
+
+
+def test_encoding_mask_and_observation():
+    e = GhostrulesAEC("ghost-stories", parameters=PARAMS)
+    e.reset(seed=3)
+    agent = e.agent_selection
+    state = e.state_
+    obs = e.observe(agent)
+    options = state.legal_actions()
+    assert obs["action_mask"].tolist() == [1] * len(options) + [0] * (e.max_actions - len(options))
+    values = json.loads(state.to_json())["values"]
+    vector = obs["observation"].tolist()
+    assert vector[:len(values)] == values
+    assert vector[len(values):] == [e.rule_index[state.node_rule()], len(options), state.current_player()]
+    assert agent == e.possible_agents[state.current_player()]
+    others = [a for a in e.agents if a != agent]
+    assert all(e.observe(a)["action_mask"].sum() == 0 for a in others)
+    assert e.observation_space(agent).contains(obs)
+
+
+def test_seeded_episodes_replay_and_end_with_outcome_rewards():
+    e = GhostrulesAEC("ghost-stories", parameters=PARAMS)
+    first = _play(e, seed=4, pick=1)
+    outcome = e.state_.outcome()
+    assert outcome is not None and e.steps == len(first)
+    second = _play(e, seed=4, pick=1)
+    assert first == second and e.state_.outcome() == outcome
+    expected = 1.0 if outcome.result == "win" else -1.0
+    e2 = GhostrulesAEC("ghost-stories", parameters=PARAMS)
+    e2.reset(seed=4)
+    for action in first[:-1]:
+        e2.step(action)
+    e2.step(first[-1])
+    assert all(e2.rewards[a] == expected for a in e2.agents)
+    assert all(e2.terminations[a] for a in e2.agents)
+
+
+def test_illegal_action_is_refused():
+    e = GhostrulesAEC("ghost-stories", parameters=PARAMS)
+    e.reset(seed=1)
+    with pytest.raises(ValueError, match="not legal"):
+        e.step(e.max_actions - 1)
+
+
+def test_max_steps_truncates_every_agent():
+    e = GhostrulesAEC("ghost-stories", parameters=PARAMS, max_steps=5)
+    e.reset(seed=2)
+    for _ in e.agent_iter(max_iter=100):
+        obs, _reward, terminated, truncated, _info = e.last()
+        if truncated:
+            assert not terminated and e.steps == 5
+        e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert e.agents == [] and e.steps == 5

@@ -1,0 +1,138 @@
+"""ghostrules simulate: seeded, reproducible runs whatever the workers or the executor; the heuristic
+policy file is data read by a generic interpreter; the summary statistics are right."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+
+import pytest
+
+import ghostrules
+from ghostrules.cli import main
+from ghostrules.engine.game import sample_chance
+from ghostrules.simulate import game_seed, read_policy, simulate, wilson
+from ghostrules.simulate.policy import HeuristicPolicy, load_policy, policy_file
+from ghostrules.simulate.stats import quantile
+from ghostrules.spec import SpecError
+
+GAME = "ghost-stories"
+PARAMS = {"players": 4, "level": "initiation", "edition": "el"}
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson(5, 10)
+    assert (lo, hi) == (pytest.approx(0.2366, abs=1e-4), pytest.approx(0.7634, abs=1e-4))
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert quantile([1, 2, 3, 4], 0.5) == 2.5
+
+
+def test_game_seeds_depend_only_on_run_seed_and_index():
+    assert game_seed(1, 5) == game_seed(1, 5)
+    assert len({game_seed(1, i) for i in range(100)} | {game_seed(2, i) for i in range(100)}) == 200
+
+
+def test_same_rows_and_summary_with_one_or_two_workers(tmp_path):
+    files = {}
+    for workers in (1, 2):
+        out_csv, out_json = tmp_path / f"w{workers}.csv", tmp_path / f"w{workers}.json"
+        code = main(["simulate", GAME, "--games", "6", "--players", "4", "--level", "initiation", "--seed", "11",
+                     "--workers", str(workers), "--csv", str(out_csv), "--json", str(out_json), "--quiet"])
+        assert code == 0
+        files[workers] = (out_csv.read_text(), json.loads(out_json.read_text()))
+    assert files[1] == files[2]
+    rows = list(csv.DictReader(files[1][0].splitlines()))
+    assert [int(r["game"]) for r in rows] == list(range(6))
+    assert all(r["result"] in ("win", "loss") and r["rule"].startswith("GS-END") for r in rows)
+    summary = files[1][1]["summary"]
+    assert summary["games"] == 6 and sum(v["games"] for v in summary["results"].values()) == 6
+    assert summary["turns"]["min"] <= summary["turns"]["median"] <= summary["turns"]["max"]
+
+
+def test_rows_replay_the_games_played():
+    run = simulate(GAME, 2, parameters=PARAMS, seed=3, workers=1)
+    game = ghostrules.load_game(GAME, **PARAMS)
+    for row in run.rows:
+        state = ghostrules.play(game, seed=row["seed"])  # the same seed and the random policy: the same game
+        assert (state.outcome().result, state.outcome().rule_id, len(state.history())) == \
+            (row["result"], row["rule"], row["actions"])
+        assert state.score().total == row["score"]
+
+
+def test_cli_prints_win_rate_interval_reasons_and_lengths(capsys):
+    assert main(["simulate", GAME, "--games", "3", "--seed", "2", "--workers", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "95 % Wilson interval" in out and "How the games ended" in out and "[GS-END-" in out
+    assert "turns" in out and "score" in out
+
+
+def test_cli_reports_bad_arguments(capsys):
+    assert main(["simulate", GAME, "--games", "2", "--level", "easy-peasy"]) == 2
+    assert "level must be one of" in capsys.readouterr().err
+    assert main(["simulate", GAME, "--games", "2", "--param", "colour=red"]) == 2
+    assert main(["simulate", GAME, "--games", "2", "--policy", "clever"]) == 2
+    assert "unknown policy" in capsys.readouterr().err
+
+
+def test_policy_file_is_data_with_file_line_errors(tmp_path):
+    spec = read_policy(policy_file(GAME))
+    assert spec.terms and spec.preferences and "win" in spec.outcomes
+    bad = tmp_path / "policy.yaml"
+    bad.write_text("value:\n  - {term: haunted_tiles, weight: -1}\npreferences:\n  - node: GS-YANG-2\n    colour: red\n")
+    with pytest.raises(SpecError, match=r"policy.yaml:5: unknown preference key 'colour'"):
+        read_policy(bad)
+    bad.write_text("value:\n  - {term: 'haunted_tiles +', weight: -1}\n")
+    state = ghostrules.load_game(GAME, **PARAMS).new_initial_state()
+    with pytest.raises(SpecError, match="value term"):
+        HeuristicPolicy(read_policy(bad)).value(state)
+
+
+def test_heuristic_policy_is_seeded_and_chooses_legal_options():
+    game = ghostrules.load_game(GAME, **PARAMS)
+    policy = load_policy(GAME, "heuristic")
+    states = []
+    for _ in range(2):
+        rng = random.Random(5)
+        state = game.new_initial_state()
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                action = sample_chance(state, rng)
+            else:
+                action = policy(state, rng)
+                assert action in state.legal_actions()
+            state.apply_action(action)
+        states.append(state)
+    assert states[0] == states[1] and states[0].history() == states[1].history()
+
+
+def test_heuristic_scores_the_options_of_a_decision():
+    # a decision where the lookahead runs: every option gets a finite score
+    game = ghostrules.load_game(GAME, **PARAMS)
+    policy = load_policy(GAME, "heuristic")
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node() else state.legal_actions()[0])
+    scored = policy.scores(state)
+    assert [a for a, _ in scored] == state.legal_actions()
+    assert all(isinstance(s, float) for _, s in scored)
+
+
+def test_random_policy_works_for_another_game():
+    run = simulate("betrayal", 2, parameters={"players": 3}, seed=1, workers=1, win="heroes")
+    assert run.summary["games"] == 2
+    assert set(run.summary["results"]) <= {"heroes", "traitor", "error"}
+
+
+def test_dask_executor_gives_the_same_results():
+    distributed = pytest.importorskip("distributed")
+    local = simulate(GAME, 4, parameters=PARAMS, seed=9, workers=1)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        remote = simulate(GAME, 4, parameters=PARAMS, seed=9, executor="dask", client=client)
+    assert remote.rows == local.rows and remote.summary == local.summary
