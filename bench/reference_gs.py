@@ -32,6 +32,7 @@ from collections import Counter
 # ---- components ------------------------------------------------------------------------------
 Y, R, G, B, K, W = range(6)          # colours (the four monk colours, black) and the white die face
 COLOURS = (Y, R, G, B, K)
+FACE_NAMES = ("yellow", "red", "green", "blue", "black", "white")   # as the engine's prompts name them
 MONKS = (Y, R, G, B)                 # a monk and his board share an index
 TAO_FACES = (R, G, B, Y, K, W)       # GS-COMP-5 / OQ-1: one face per colour and a white joker
 CURSE_FACES = ("none", "none", "ghost", "qi", "haunt", "tao")   # GS-COMP-6 / OQ-2: two blank faces
@@ -701,7 +702,7 @@ class Reference:
             again = 0
             for f in (Y, R, G, B, K, W):
                 if tray[f] > 0:
-                    k = self.pick(list(range(tray[f] + 1)), "how many {f} dice are rolled again?")   # OQ-22
+                    k = self.pick(list(range(tray[f] + 1)), f"how many {FACE_NAMES[f]} dice are rolled again?")   # OQ-22
                     tray[f] -= k
                     again += k
             for _ in range(again):
