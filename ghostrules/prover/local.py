@@ -64,6 +64,7 @@ class LocalProver:
         self.layout = layout
         self.enc = Encoder(spec, layout)
         self.state = [z3.Int(f"v{i}") for i in range(layout.size)]
+        self.enc.pre_state = self.state
         # the background facts (ranges, pool totals, boundary invariants) are in runner.Facts, by family
         self.boundary = [inv for inv in spec.invariants if inv.boundary]
         self.procs = {r.name: r for r in spec.rules if r.kind == "procedure"}

@@ -8,8 +8,12 @@ Speed comes from three things:
 - the obligations of a rule depend only on what the rule reads (its fingerprint, see
   ``LocalProver.fingerprint``): a rule whose fingerprint was proved in another configuration is
   not walked nor solved again, its results are reused;
-- configurations are spread over worker processes (one per edition by default), each with its
-  own cache.
+- the distinct rules are dealt out one by one to worker processes (forked after every
+  configuration was loaded and fingerprinted), so that the few slow rules do not hold one worker;
+- definitions encoded over the pre-state are shared between configurations that read the same
+  things (``symbolic.Encoder.define_key``), so walking a rule in a new configuration is cheap;
+- a failed obligation keeps the solver's first model; only the failures a report shows are made
+  plausible positions (``refine``: z3.Optimize toward a set-up position, for the scenario file).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ class Result:
     counterexample: dict[str, Any] = attrs.field(factory=dict)
     values: dict[int, int] | None = None   # the counterexample's slots that matter (flat -> value)
     call: dict[str, int] | None = None     # the procedure's parameters in the counterexample
+    raw: bool = False                      # a failure's first model, not yet made plausible (see solve)
 
 
 def set_up_values(spec: GameSpec) -> list[int]:
@@ -111,26 +116,58 @@ def _model_values(model: z3.ModelRef, prover: LocalProver, ob: Obligation) -> tu
     return values, call
 
 
+_BASES: dict[Any, list[int]] = {}
+
+
 class Facts:
     """The background facts of one configuration, by slot family (built once, shared by all)."""
 
     def __init__(self, prover: LocalProver) -> None:
-        layout, state, enc = prover.layout, prover.state, prover.enc
-        self.ranges: dict[str, list[Any]] = {}
-        for name, slot in layout.slots.items():
-            var = slot.var
-            self.ranges[name] = [z3.And(t >= var.lo, t <= var.hi) for t in state[slot.offset:slot.offset + slot.count]]
-        self.pools = [(frozenset(p.cells), [t == p.total for t in prover._totals(state, p)]) for p in prover.spec.pools]
-        self.invariants = [(prover.reads(inv.holds), enc.as_bool(enc.encode(inv.holds, state, {})[0]))
-                           for inv in prover.boundary]
+        # built lazily, by family: most obligations read a few families, and many configurations
+        # have no obligation left to solve once their rules' fingerprints were seen elsewhere
+        self._ranges: dict[str, list[Any]] = {}
+        self._pools: list[tuple[frozenset[str], list[Any]]] | None = None
+        self._invariants: list[tuple[frozenset[str], Any]] | None = None
+        self._invariant_reads = [prover.reads(inv.holds) for inv in prover.boundary]
         self.prover = prover
         self._checks: list[tuple[frozenset[str], Any]] | None = None
+
+    def range_of(self, name: str) -> list[Any]:
+        if name not in self._ranges:
+            slot = self.prover.layout.slots.get(name)
+            if slot is None:
+                self._ranges[name] = []
+            else:
+                var, state = slot.var, self.prover.state
+                self._ranges[name] = [z3.And(t >= var.lo, t <= var.hi)
+                                      for t in state[slot.offset:slot.offset + slot.count]]
+        return self._ranges[name]
+
+    @property
+    def pools(self) -> list[tuple[frozenset[str], list[Any]]]:
+        if self._pools is None:
+            prover = self.prover
+            self._pools = [(frozenset(p.cells), [t == p.total for t in prover._totals(prover.state, p)])
+                           for p in prover.spec.pools]
+        return self._pools
+
+    @property
+    def invariants(self) -> list[tuple[frozenset[str], Any]]:
+        if self._invariants is None:
+            enc, state = self.prover.enc, self.prover.state
+            self._invariants = [(reads, enc.as_bool(enc.encode(inv.holds, state, {})[0]))
+                                for reads, inv in zip(self._invariant_reads, self.prover.boundary)]
+        return self._invariants
 
     def base_values(self) -> list[int]:
         """A set-up position of the real game (first outcome of every setup chance node): what a
         counterexample is shown against, and what its other slots are taken from."""
         if not hasattr(self, "_base"):
-            self._base = set_up_values(self.prover.spec)
+            spec = self.prover.spec
+            key = (spec.name, str(spec.root), repr(sorted(dict(spec.settings).items())), self.prover.layout.size)
+            if key not in _BASES:
+                _BASES[key] = set_up_values(spec)
+            self._base = _BASES[key]
         return self._base
 
     def checks(self) -> list[tuple[frozenset[str], Any]]:
@@ -154,7 +191,7 @@ class Facts:
         return self._checks
 
     def needs_invariants(self, families: frozenset[str]) -> bool:
-        return any(reads & families for reads, _ in self.invariants)
+        return any(reads & families for reads in self._invariant_reads)
 
     def for_families(self, families: frozenset[str], invariants: bool = True) -> list[Any]:
         wanted = set(families)
@@ -168,7 +205,7 @@ class Facts:
                 out.append(holds)
                 wanted |= reads
         for name in sorted(wanted):
-            out += self.ranges.get(name, [])
+            out += self.range_of(name)
         return out
 
 
@@ -192,15 +229,28 @@ def _check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tuple[Any,
 
 
 def _split_check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tuple[Any, z3.Solver]:
-    """The obligation case by case on the value of the write's symbolic index: with the index
-    substituted by each value and the formulas simplified, the written cell is known and the
-    tables indexed by it are constants, so each case is a small quantifier-free problem (one
-    ghost per slot: 65 cards times 12 slots becomes 65 easy checks)."""
+    """The obligation case by case on the value of the write's symbolic index. Each case is first
+    asked of one incremental solver holding the whole problem (``index == value`` as an
+    assumption: what it learnt in earlier cases is kept, most cases take milliseconds); a case it
+    does not settle at once is solved alone with the index substituted by its value and the
+    formulas simplified: the written cell is known and the tables indexed by it are constants, so
+    it is a small quantifier-free problem (one ghost per slot: 65 cards times 12 slots becomes 65
+    easy checks)."""
     term, size = ob.split[0]
     formulas = list(facts_list) + list(ob.assumptions) + [z3.Not(ob.goal)]
     verdict = z3.unsat
-    solver = z3.Solver()
+    shared = z3.Solver()
+    shared.set("timeout", min(timeout_ms, 50))
+    shared.add(formulas)
+    solver = shared
+    settled = unsettled = 0  # the incremental solver is left aside once it proves useless here
     for value in range(size):
+        if settled or unsettled < 3:
+            answer = shared.check(term == value)
+            if answer == z3.unsat:
+                settled += 1
+                continue
+            unsettled += 1
         case = [z3.simplify(z3.substitute(f, (term, z3.IntVal(value)))) for f in formulas]
         if any(z3.is_false(f) for f in case):
             continue
@@ -216,17 +266,23 @@ def _split_check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tupl
     return verdict, solver
 
 
-def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, solved: Solved | None = None) -> Result:
+def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, solved: Solved | None = None,
+          readable: bool = True) -> Result:
     """Prove one obligation. The boundary invariants are quantified formulas over many slots: the
-    obligation is first tried without them (most need none), and again with them if that fails."""
+    obligation is first tried without them (most need none), and again with them if that fails.
+
+    With ``readable`` false, a failed obligation keeps the solver's first model as its
+    counterexample (``Result.raw``); ``refine`` later makes it a plausible position, for the
+    failures a report shows."""
     key = None
     if solved is not None:
-        key = (ob.goal.get_id(), tuple(a.get_id() for a in ob.assumptions), ob.families)
+        # the background facts differ between configurations with other slots, pools or invariants
+        key = (ob.goal.get_id(), tuple(a.get_id() for a in ob.assumptions), ob.families, prover._global_digest())
         hit = solved.answers.get(key)
         if hit is not None:
             solved.hits += 1
             old = hit[1]
-            return Result(ob, old.status, 0.0, old.counterexample, old.values, old.call)
+            return Result(ob, old.status, 0.0, old.counterexample, old.values, old.call, old.raw)
     start = time.perf_counter()
     answer, solver = _check(facts.for_families(ob.families, invariants=False), ob, timeout_ms)
     if answer != z3.unsat and facts.needs_invariants(ob.families):
@@ -237,6 +293,10 @@ def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, so
     seconds = time.perf_counter() - start
     if answer == z3.unsat:
         result = Result(ob, "proved", seconds)
+    elif answer == z3.sat and not readable:
+        model = solver.model()
+        values, call = _model_values(model, prover, ob)
+        result = Result(ob, "failed", seconds, readable_model(model, prover, ob), values, call, raw=True)
     elif answer == z3.sat:
         model = solver.model()
         # prefer a counterexample that is a possible position, as close as can be to a set-up one:
@@ -360,33 +420,97 @@ def initial_records(prover: LocalProver) -> list[dict[str, Any]]:
     return out
 
 
+_LOADED: dict[Any, tuple[GameSpec, LocalProver]] = {}
+
+
+def _config_key(game: str, root: str | None, params: dict[str, Any]) -> Any:
+    return (game, root, tuple(sorted((k, repr(v)) for k, v in params.items())))
+
+
+def _loaded(game: str, root: str | None, params: dict[str, Any]) -> tuple[GameSpec, LocalProver]:
+    """The spec and prover of a configuration, loaded once per process (worker processes are
+    forked after the main process loaded every configuration, and find them here)."""
+    key = _config_key(game, root, params)
+    if key not in _LOADED:
+        from ..spec import load_spec
+        spec = load_spec(game, root=Path(root) if root else None, **params)
+        _LOADED[key] = (spec, LocalProver(spec, Layout(spec)))
+    return _LOADED[key]
+
+
 def _load_all(game: str, root: str | None, configs: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, Any]]:
     """(parameters, spec, prover) of each configuration, the spec files parsed once."""
-    from ..spec import load_spec
     out = []
     with _yaml_memo():
         for params in configs:
-            spec = load_spec(game, root=Path(root) if root else None, **params)
-            out.append((params, spec, LocalProver(spec, Layout(spec))))
+            spec, prover = _loaded(game, root, params)
+            out.append((params, spec, prover))
     return out
+
+
+def _facts(prover: LocalProver) -> Facts:
+    facts = getattr(prover, "_facts", None)
+    if facts is None:
+        facts = prover._facts = Facts(prover)  # type: ignore[attr-defined]
+    return facts
 
 
 def _prove_rules(game: str, root: str | None, work: list[tuple[dict[str, Any], list[str]]], timeout_ms: int
                  ) -> dict[str, list[dict[str, Any]]]:
-    """Records by fingerprint for the given rules: (configuration parameters, rule IDs) pairs."""
+    """Records by fingerprint for the given rules: (configuration parameters, rule IDs) pairs.
+    A failure keeps the solver's first model; ``refine`` makes it readable if a report shows it."""
     out: dict[str, list[dict[str, Any]]] = {}
-    solved = Solved()
+    solved = _SOLVED
     loaded = _load_all(game, root, [params for params, _ in work])
     for (params, ids), (_, spec, prover) in zip(work, loaded):
-        facts: Facts | None = None
         wanted = set(ids)
-        for rule in spec.rules:
+        for position, rule in enumerate(spec.rules):
             if rule.kind in ("procedure", "trigger") and rule.id in wanted:
                 key = prover.fingerprint(rule)
-                if key not in out:
-                    facts = facts or Facts(prover)
-                    out[key] = [record(solve(prover, facts, ob, timeout_ms, solved)) for ob in prover.walk_rule(rule)]
+                if key in out:
+                    continue
+                records = []
+                for index, ob in enumerate(prover.walk_rule(rule)):
+                    result = solve(prover, _facts(prover), ob, timeout_ms, solved, readable=False)
+                    rec = record(result)
+                    if result.raw:
+                        rec["refine"] = {"game": game, "root": root, "params": dict(params), "rule": position,
+                                         "index": index, "timeout_ms": timeout_ms}
+                    records.append(rec)
+                out[key] = records
     return out
+
+
+# answers by formula, shared by the tasks a process runs (see Solved); emptied by prove_configurations
+_SOLVED = Solved()
+
+
+def _prove_task(task: tuple[str, str | None, list[tuple[dict[str, Any], list[str]]], int]
+                ) -> dict[str, list[dict[str, Any]]]:
+    return _prove_rules(*task)
+
+
+_WALKED: dict[Any, list[Obligation]] = {}
+
+
+def refine(rec: dict[str, Any]) -> None:
+    """Make a failed record's counterexample a plausible position (see ``solve``), in place: the
+    obligation is built again in its configuration and solved with ``readable``. Records are
+    shared by the configurations with the same fingerprint, so this runs once per record."""
+    info = rec.pop("refine", None)
+    if not info:
+        return
+    try:
+        spec, prover = _loaded(info["game"], info["root"], info["params"])
+        wkey = (_config_key(info["game"], info["root"], info["params"]), info["rule"])
+        if wkey not in _WALKED:
+            _WALKED[wkey] = prover.walk_rule(spec.rules[info["rule"]])
+        ob = _WALKED[wkey][info["index"]]
+        result = solve(prover, _facts(prover), ob, info["timeout_ms"])
+    except Exception:  # noqa: BLE001 - keep the first model
+        return
+    if result.status == "failed":
+        rec.update(counterexample=result.counterexample, values=result.values, call=result.call)
 
 
 def prove_configurations(game: str, root: Path | None = None, everything: bool = True, timeout_ms: int = 5000,
@@ -399,6 +523,9 @@ def prove_configurations(game: str, root: Path | None = None, everything: bool =
     start = time.perf_counter()
     configs = configurations(game, root, everything)
     rootstr = str(root) if root else None
+    _LOADED.clear()  # the spec files may have changed since an earlier call
+    _WALKED.clear()
+    _SOLVED.answers.clear()
     loaded = _load_all(game, rootstr, configs)
     first_seen: dict[str, tuple[int, str]] = {}
     per_config: list[list[str]] = []
@@ -425,18 +552,13 @@ def prove_configurations(game: str, root: Path | None = None, everything: bool =
     if jobs <= 1 or len(items) < 2:
         results.update(_prove_rules(game, rootstr, items, timeout_ms))
     else:
-        # split the rules of the heaviest configuration (the first: it has all the common rules)
-        # between the workers, and deal the other configurations' few rules out in turn
-        shares: list[list[tuple[dict[str, Any], list[str]]]] = [[] for _ in range(jobs)]
-        for n, (params, ids) in enumerate(items):
-            if n == 0:
-                for j in range(jobs):
-                    shares[j].append((params, ids[j::jobs]))
-            else:
-                shares[n % jobs].append((params, ids))
+        # one task per rule, dealt out to the workers as they get free (a few rules hold most of
+        # the solving time: a static split would leave one worker waiting for the other); the
+        # configurations are loaded already, the forked workers find them in _LOADED
+        tasks = [(game, rootstr, [(params, [rid])], timeout_ms) for params, ids in items for rid in ids]
         ctx = multiprocessing.get_context("fork") if hasattr(os, "fork") else multiprocessing.get_context()
         with ctx.Pool(jobs) as pool:
-            for part in pool.starmap(_prove_rules, [(game, rootstr, share, timeout_ms) for share in shares]):
+            for part in pool.imap_unordered(_prove_task, tasks, chunksize=1):
                 results.update(part)
     seconds = time.perf_counter() - start
     out = []
@@ -517,6 +639,7 @@ def property_rows(game: str, prop: str, kinds: Iterable[str], rule_ids: Iterable
         counterexample, scenario = None, None
         first = next((r for r in mine if r["status"] == "failed"), None)
         if first is not None:
+            refine(first)
             counterexample = {"rule": first["rule"], "where": first["where"], "obligation": first["text"],
                               "procedure": first["procedure"], "state": first["counterexample"]}
             out_dir = options.get("out_dir")

@@ -9,6 +9,7 @@ the spec is checked against the engine by a differential test.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Callable
 
 import z3
@@ -19,6 +20,10 @@ from ..spec.model import GameSpec
 
 Term = Any  # z3.ArithRef or z3.BoolRef
 Scope = dict[str, tuple[Term, str]]
+
+
+# definitions encoded over the pre-state, by what they read (see Encoder._define)
+_SHARED_DEFINES: dict[Any, Any] = {}
 
 
 class EncodeError(Exception):
@@ -51,6 +56,10 @@ class Encoder:
         self.extends = {d.name: d.extends for d in spec.domains if d.extends}
         self._table_cache: dict[str, Any] = {}
         self._memo: dict[Any, Any] = {}
+        # the symbolic pre-state of the prover (definitions over it are shared between configurations)
+        self.pre_state: list[Term] | None = None
+        self._define_keys: dict[str, str] = {}
+        self._layout_sig: str | None = None
         self._ints: dict[int, Term] = {}
         self.symbol_owner: dict[str, list[str]] = {}
         for d in spec.domains:
@@ -216,9 +225,54 @@ class Encoder:
         hit = self._memo.get(key)
         if hit is not None and hit[0] is state:
             return hit[1]
+        shared_key = None
+        if state is self.pre_state:
+            # over the pre-state (the same Z3 constants in every configuration), a definition's
+            # term is shared by the configurations where it reads the same things (its text, the
+            # definitions, parameters, constants and tables it reaches, the state layout); the
+            # arguments are compared as terms, not just by id
+            args = [t for t, _ in inner.values()]
+            shared_key = (self.define_key(name), tuple(t.get_id() for t in args), len(state))
+            shared = _SHARED_DEFINES.get(shared_key)
+            if shared is not None and len(shared[0]) == len(args) and all(a.eq(b) for a, b in zip(shared[0], args)) \
+                    and shared[1].eq(state[0] if state else z3.IntVal(0)):
+                self._memo[key] = (state, shared[2])
+                return shared[2]
         result = self.encode(d.value, state, inner)
         self._memo[key] = (state, result)
+        if shared_key is not None:
+            _SHARED_DEFINES[shared_key] = ([t for t, _ in inner.values()], state[0] if state else z3.IntVal(0), result)
         return result
+
+    def define_key(self, name: str) -> str:
+        """A digest of what a definition's term is made of in this configuration."""
+        if name not in self._define_keys:
+            if self._layout_sig is None:
+                slots = [(n, s.offset, s.sizes, s.var.lo, s.var.hi, s.var.type) for n, s in self.layout.slots.items()]
+                self._layout_sig = repr(slots) + repr(self.spec.domains) + repr(self.layout.size)
+            parts: set[str] = set()
+            seen: set[str] = set()
+            stack: list[Any] = [E.Name(name)]
+            while stack:
+                x = stack.pop()
+                n = x.id if isinstance(x, E.Name) else x.func if isinstance(x, E.Call) else \
+                    x.name if isinstance(x, E.Index) else None
+                if n is not None and n not in seen:
+                    seen.add(n)
+                    if n in self.defines:
+                        dd = self.defines[n]
+                        parts.add(f"define {n} {dd.params!r} {dd.value!r}")
+                        stack.append(dd.value)
+                    if n in self.params:
+                        parts.add(f"param {n}={self.params[n]!r}")
+                    if n in self.constants:
+                        parts.add(f"const {n}={self.constants[n]!r}")
+                    if n in self.tables:
+                        parts.add(f"table {self.tables[n]!r}")
+                stack.extend(E.children(x))
+            text = "\n".join([self._layout_sig] + sorted(parts))
+            self._define_keys[name] = hashlib.sha1(text.encode()).hexdigest()
+        return self._define_keys[name]
 
     def _binary(self, e: E.Binary, state: list[Term], scope: Scope) -> tuple[Term, str]:
         op = e.op
