@@ -243,7 +243,9 @@ class LocalProver:
             name, dom = self.fresh(s.name, t)
             scope[s.name] = (name, t)
             eq = (name == self.enc.as_bool(term)) if t == "bool" else (name == self.enc.as_int(term))
-            return facts + [Fact(eq, self.reads(s.value))]
+            # a value of a domain type is one of its symbols or none (slots, tables and symbols are)
+            kept = [Fact(dom, frozenset())] if t not in ("int", "bool") else []
+            return facts + [Fact(eq, self.reads(s.value))] + kept
         if isinstance(s, M.SetStmt):
             return self.write(s, facts, scope)
         if isinstance(s, M.MoveStmt):

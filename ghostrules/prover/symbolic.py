@@ -17,6 +17,7 @@ import z3
 from ..engine.layout import Layout
 from ..spec import expr as E
 from ..spec.model import GameSpec
+from ..spec.names import NameProblem, Names
 
 Term = Any  # z3.ArithRef or z3.BoolRef
 Scope = dict[str, tuple[Term, str]]
@@ -37,23 +38,13 @@ class Encoder:
         self.spec = spec
         self.layout = layout
         self.domains = layout.domains
-        self.tables = {t.name: t for t in spec.tables}
-        self.constants = dict(spec.constants)
-        self.params: dict[str, tuple[int, str]] = {}
-        settings = dict(spec.settings)
-        for p in spec.parameters:
-            value = settings[p.name]
-            if isinstance(value, bool) or not isinstance(value, int):
-                self.params[p.name] = (self.domains[p.name].index(str(value)), p.name)
-            else:
-                self.params[p.name] = (value, "int")
-        self.defines: dict[str, Any] = {}
-        for r in spec.rules:
-            if r.kind == "define":
-                self.defines[r.name] = r
-        for d in spec.definitions:
-            self.defines[d.name] = d
-        self.extends = {d.name: d.extends for d in spec.domains if d.extends}
+        # the same resolution of names as the engine's compiler (ghostrules/spec/names.py)
+        self.names = Names(spec, layout.slots)
+        self.tables = self.names.tables
+        self.constants = self.names.constants
+        self.params: dict[str, tuple[int, str]] = {n: (v, t) for n, (t, v) in self.names.params.items()}
+        self.defines: dict[str, Any] = self.names.defines
+        self.extends = self.names.extends
         self._table_cache: dict[str, Any] = {}
         self._memo: dict[Any, Any] = {}
         # the symbolic pre-state of the prover (definitions over it are shared between configurations)
@@ -61,10 +52,6 @@ class Encoder:
         self._define_keys: dict[str, str] = {}
         self._layout_sig: str | None = None
         self._ints: dict[int, Term] = {}
-        self.symbol_owner: dict[str, list[str]] = {}
-        for d in spec.domains:
-            for s in d.symbols:
-                self.symbol_owner.setdefault(s, []).append(d.name)
 
     # ---- helpers -------------------------------------------------------------------------
     def size(self, domain: str) -> int:
@@ -135,11 +122,7 @@ class Encoder:
         return z3.If(term, 1, 0) if z3.is_bool(term) else term
 
     def _base_of(self, base: str, d: str) -> bool:
-        while d in self.extends:
-            d = self.extends[d]
-            if d == base:
-                return True
-        return False
+        return self.names.base_of(base, d)
 
     # ---- expressions ---------------------------------------------------------------------
     def encode(self, e: E.Expr, state: list[Term], scope: Scope) -> tuple[Term, str]:  # noqa: C901
@@ -194,25 +177,25 @@ class Encoder:
     def _name(self, name: str, state: list[Term], scope: Scope) -> tuple[Term, str]:
         if name in scope:
             return scope[name]
-        if name in self.constants:
-            return z3.IntVal(self.constants[name]), "int"
-        if name in self.params:
-            v, t = self.params[name]
+        try:
+            kind, meaning = self.names.resolve(name)
+        except NameProblem as exc:
+            raise EncodeError(str(exc)) from None
+        if kind == "constant":
+            return z3.IntVal(meaning), "int"
+        if kind == "param":
+            t, v = meaning
             return z3.IntVal(v), t
-        if name in self.layout.slots:
-            off = self.layout.slots[name].offset
-            var = self.layout.slots[name].var
+        if kind == "slot":
+            off = meaning.offset
+            var = meaning.var
             return (state[off] != 0 if var.type == "bool" else state[off]), var.type
-        if name in self.tables and not self.tables[name].args:
-            return z3.IntVal(self.tables[name].values[0]), self.tables[name].type
-        if name in self.defines:
+        if kind == "table":
+            return z3.IntVal(meaning.values[0]), meaning.type
+        if kind == "define":
             return self._define(name, (), state, scope)
-        owners = self.symbol_owner.get(name, [])
-        if len(owners) > 1:
-            owners = [o for o in owners if not any(self._base_of(other, o) for other in owners if other != o)]
-        if len(owners) == 1:
-            return z3.IntVal(self.domains[owners[0]].index(name)), owners[0]
-        raise EncodeError(f"unknown name {name}")
+        domain, index = meaning
+        return z3.IntVal(index), domain
 
     def _define(self, name: str, args: tuple[E.Expr, ...], state: list[Term], scope: Scope) -> tuple[Term, str]:
         d = self.defines[name]
