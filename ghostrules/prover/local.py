@@ -70,8 +70,7 @@ class LocalProver:
         self.procs = {r.name: r for r in spec.rules if r.kind == "procedure"}
         self.events = {e.name: e for e in spec.events}
         self.pool_of = {c: p for p in spec.pools for c in p.cells}
-        self.defines: dict[str, Any] = {r.name: r for r in spec.rules if r.kind == "define"}
-        self.defines.update({d.name: d for d in spec.definitions})
+        self.defines: dict[str, Any] = self.enc.defines
         self._reads: dict[str, frozenset[str]] = {}
         self.obligations: list[Obligation] = []
         self._ids = itertools.count()
@@ -193,42 +192,16 @@ class LocalProver:
                 parts.append(f"call {s.proc} {callee.params!r} requires {callee.requires!r}")
                 if callee.requires is not None:
                     exprs.append(callee.requires)
-        parts += sorted(self._names_digest(exprs))
+        parts += sorted(self.enc.meanings(exprs))
         return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
     def _global_digest(self) -> str:
         if not hasattr(self, "_global"):
             inv_exprs = [inv.holds for inv in self.spec.invariants]
             text = "\n".join([repr(self.spec.vars), repr(self.spec.domains), repr(self.spec.pools),
-                              repr(self.spec.dice), repr(self.spec.invariants)] + sorted(self._names_digest(inv_exprs)))
+                              repr(self.spec.dice), repr(self.spec.invariants)] + sorted(self.enc.meanings(inv_exprs)))
             self._global = hashlib.sha1(text.encode()).hexdigest()
         return self._global
-
-    def _names_digest(self, exprs: list[E.Expr]) -> set[str]:
-        """What the names used by these expressions mean here (definitions followed)."""
-        out: set[str] = set()
-        seen: set[str] = set()
-        stack = list(exprs)
-        settings = dict(self.spec.settings)
-        tables = self.enc.tables
-        while stack:
-            x = stack.pop()
-            name = x.id if isinstance(x, E.Name) else x.func if isinstance(x, E.Call) else \
-                x.name if isinstance(x, E.Index) else None
-            if name is not None and name not in seen:
-                seen.add(name)
-                if name in self.defines:
-                    d = self.defines[name]
-                    out.add(f"define {name} {d.params!r} {d.value!r}")
-                    stack.append(d.value)
-                elif name in settings:
-                    out.add(f"param {name}={settings[name]!r}")
-                elif name in self.enc.constants:
-                    out.add(f"const {name}={self.enc.constants[name]}")
-                elif name in tables:
-                    out.add(f"table {tables[name]!r}")
-            stack.extend(E.children(x))
-        return out
 
     def block(self, stmts: tuple[M.AnyStmt, ...], facts: list[Fact], scope: Scope) -> list[Fact]:
         for s in stmts:

@@ -233,29 +233,36 @@ class Encoder:
             if self._layout_sig is None:
                 slots = [(n, s.offset, s.sizes, s.var.lo, s.var.hi, s.var.type) for n, s in self.layout.slots.items()]
                 self._layout_sig = repr(slots) + repr(self.spec.domains) + repr(self.layout.size)
-            parts: set[str] = set()
-            seen: set[str] = set()
-            stack: list[Any] = [E.Name(name)]
-            while stack:
-                x = stack.pop()
-                n = x.id if isinstance(x, E.Name) else x.func if isinstance(x, E.Call) else \
-                    x.name if isinstance(x, E.Index) else None
-                if n is not None and n not in seen:
-                    seen.add(n)
-                    if n in self.defines:
-                        dd = self.defines[n]
-                        parts.add(f"define {n} {dd.params!r} {dd.value!r}")
-                        stack.append(dd.value)
-                    if n in self.params:
-                        parts.add(f"param {n}={self.params[n]!r}")
-                    if n in self.constants:
-                        parts.add(f"const {n}={self.constants[n]!r}")
-                    if n in self.tables:
-                        parts.add(f"table {self.tables[n]!r}")
-                stack.extend(E.children(x))
+            parts = self.meanings([E.Name(name)])
             text = "\n".join([self._layout_sig] + sorted(parts))
             self._define_keys[name] = hashlib.sha1(text.encode()).hexdigest()
         return self._define_keys[name]
+
+    def meanings(self, exprs: list[Any]) -> set[str]:
+        """What the global names these expressions reach mean in this configuration (definitions
+        followed to their bodies; parameters, constants and tables with their values): two
+        configurations with the same meanings encode the expressions to the same terms."""
+        parts: set[str] = set()
+        seen: set[str] = set()
+        stack: list[Any] = list(exprs)
+        while stack:
+            x = stack.pop()
+            n = x.id if isinstance(x, E.Name) else x.func if isinstance(x, E.Call) else \
+                x.name if isinstance(x, E.Index) else None
+            if n is not None and n not in seen:
+                seen.add(n)
+                if n in self.defines:
+                    dd = self.defines[n]
+                    parts.add(f"define {n} {dd.params!r} {dd.value!r}")
+                    stack.append(dd.value)
+                if n in self.params:
+                    parts.add(f"param {n}={self.params[n]!r}")
+                if n in self.constants:
+                    parts.add(f"const {n}={self.constants[n]!r}")
+                if n in self.tables:
+                    parts.add(f"table {self.tables[n]!r}")
+            stack.extend(E.children(x))
+        return parts
 
     def _binary(self, e: E.Binary, state: list[Term], scope: Scope) -> tuple[Term, str]:
         op = e.op
