@@ -187,6 +187,9 @@ def cmd_prove(args: argparse.Namespace) -> int:
         modules = [m for m in modules if any(o in m.__name__.rsplit(".", 1)[-1] for o in args.only)]
     if not modules:
         raise UsageError(f"no proofs for {args.game} in proofs/" + (f" matching {args.only}" if args.only else ""))
+    # the obligation kinds the chosen files read (a file without KINDS may read any)
+    if all(hasattr(m, "KINDS") for m in modules):
+        options["kinds"] = sorted({k for m in modules for k in m.KINDS})
     rows = []
     for module in modules:
         start = _time.perf_counter()

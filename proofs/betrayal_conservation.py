@@ -11,6 +11,8 @@ Rules: BH-COMP-3, BH-COMP-4 (tiles), BH-COMP-10, BH-COMP-11, BH-COMP-12 (cards),
 
 GAME = "betrayal"
 RULE_IDS = ("BH-COMP-3", "BH-COMP-4", "BH-COMP-10", "BH-COMP-11", "BH-COMP-12", "BH-COMP-13")
+# the obligation kinds of the prover session this file reads
+KINDS = ("conservation",)
 
 
 def run(options: dict) -> list[dict]:

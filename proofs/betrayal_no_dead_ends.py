@@ -11,6 +11,8 @@ Rules: BH-TURN-1 (the turn structure) and every rule with a decision or chance n
 
 GAME = "betrayal"
 RULE_IDS = ("BH-TURN-1",)
+# the obligation kinds of the prover session this file reads
+KINDS = ("options",)
 
 
 def run(options: dict) -> list[dict]:

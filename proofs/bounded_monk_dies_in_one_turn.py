@@ -18,6 +18,8 @@ from ghostrules.query import load_scenario, scenario_text
 
 GAME = "ghost-stories"
 RULE_IDS = ("GS-YIN-5", "GS-YIN-6", "GS-CURSE-1", "GS-DEATH-1", "GS-LEVEL-TABLE")
+# the obligation kinds of the prover session this file reads (none: it runs its own search)
+KINDS = ()
 CONFIGURATION = "players=4 level=initiation edition=el easy=no"
 START = ("game: ghost-stories\nplayers: 4\nlevel: initiation\nedition: el\n"
          "ghosts: {yellow_1: Lich, yellow_2: Soul Eater, yellow_3: Raging One}\nturn: {active: yellow}\n")

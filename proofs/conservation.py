@@ -11,6 +11,8 @@ GS-COMP-12 (power tokens, Mantra), and every rule that moves them.
 
 GAME = "ghost-stories"
 RULE_IDS = ("GS-COMP-8", "GS-COMP-9", "GS-COMP-10", "GS-COMP-11", "GS-COMP-12")
+# the obligation kinds of the prover session this file reads
+KINDS = ("conservation",)
 
 
 def run(options: dict) -> list[dict]:

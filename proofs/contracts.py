@@ -10,6 +10,8 @@ Rules: every procedure with a `requires` (listed per row), e.g. GS-PLACE-3 (plac
 
 GAME = "ghost-stories"
 RULE_IDS = ("GS-PLACE-3", "GS-PLACE-4", "GS-QI-1", "GS-EXO-5", "GS-VILLAGE-PAVILION-2")
+# the obligation kinds of the prover session this file reads
+KINDS = ("requires",)
 
 
 def run(options: dict) -> list[dict]:

@@ -38,6 +38,8 @@ RULE_IDS = tuple(f"ED-{n}" for n in range(1, 33)) + (
     "GS-SETUP-4", "GS-SETUP-SOLO-2", "GS-SETUP-SOLO-3", "GS-END-3", "GS-YIN-6", "GS-PTOKEN-4", "GS-BUDDHA-2",
     "GS-INC-GEN-1", "GS-END-4", "GS-SCORE-HU", "GS-SCORE-EL", "GS-POWER-RED-TWINWINDS", "GS-VILLAGE-CEMETERY-2",
     "GS-INC-DEATHARMY", "GS-INC-FORGOTTEN", "GS-INC-BONECRACKER", "GS-INC-VAMPIRELORD", "GS-DEATH-5")
+# the obligation kinds of the prover session this file reads (none: it runs its own search)
+KINDS = ()
 EDITIONS = ("hu", "el")
 PROPERTY = "the HU and EL rulebooks give different outcomes on the same position"
 

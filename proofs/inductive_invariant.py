@@ -13,6 +13,8 @@ rule that writes a slot.
 
 GAME = "ghost-stories"
 RULE_IDS = ("GS-COMP-1", "GS-COMP-8", "GS-COMP-9", "GS-COMP-10", "GS-COMP-11", "GS-COMP-12", "GS-GEO-1")
+# the obligation kinds of the prover session this file reads
+KINDS = ("initial", "range", "invariant")
 
 
 def run(options: dict) -> list[dict]:

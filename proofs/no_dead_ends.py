@@ -17,6 +17,8 @@ Rules: GS-TURN-1 (the turn structure), every rule with a decision or chance node
 
 GAME = "ghost-stories"
 RULE_IDS = ("GS-TURN-1",)
+# the obligation kinds of the prover session this file reads
+KINDS = ("options",)
 
 
 def run(options: dict) -> list[dict]:

@@ -126,6 +126,43 @@ def test_token_from_nothing_in_a_move_amount_is_caught(spec_copy: Path) -> None:
     assert failed
 
 
+def test_recursion_through_no_node_is_reported(spec_copy: Path) -> None:
+    """Mutation: the victory check calls itself; nothing on that cycle asks a player or the dice,
+    so the engine could run forever between two nodes (the no-dead-end termination row)."""
+    from ghostrules.prover.runner import termination_row
+    assert termination_row("ghost-stories", {"specs_root": str(spec_copy)})["status"] == "proved"
+    mutate(spec_copy, "end.yaml", """            text: "Wu-Feng's last incarnation is exorcised"
+""", """            text: "Wu-Feng's last incarnation is exorcised"
+      - call: check_victory
+""")
+    row = termination_row("ghost-stories", {"specs_root": str(spec_copy)})
+    assert row["status"] == "failed" and "check_victory -> check_victory" in row["detail"]
+
+
+@pytest.mark.parametrize("game", ["ghost-stories", "betrayal"])
+def test_every_call_cycle_of_the_shipped_specs_reaches_a_node(game: str) -> None:
+    """Betrayal's fall into the basement (enter_room -> collapsed_discovery -> fall_into_basement
+    -> enter_room) holds no node itself: its Speed roll is in trait_roll, which it calls."""
+    from ghostrules.prover.runner import call_cycles, termination_row
+    from ghostrules.spec import load_spec
+    assert call_cycles(load_spec(game))
+    assert termination_row(game, {})["status"] == "proved"
+
+
+def test_a_session_solves_only_the_kinds_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The proof files name the obligation kinds they read; the others are not solved."""
+    from ghostrules.prover import runner
+    spec = load_spec("ghost-stories")
+    params: dict[str, object] = {}  # the default configuration
+    rule = next(r for r in spec.rules if r.id == "GS-VILLAGE-TEAHOUSE")
+    every = runner._prove_rules("ghost-stories", None, [(params, [rule.id])], 5000)
+    only = runner._prove_rules("ghost-stories", None, [(params, [rule.id])], 5000, frozenset({"range"}))
+    kinds = {r["kind"] for recs in every.values() for r in recs}
+    assert len(kinds) > 1 and "range" in kinds
+    assert {r["kind"] for recs in only.values() for r in recs} == {"range"}
+    assert len(list(only.values())[0]) == sum(1 for recs in every.values() for r in recs if r["kind"] == "range")
+
+
 FAKE_PROOF = '''"""A stand-in property (for the command's own test).
 
 Rules: GS-COMP-9.
@@ -170,3 +207,4 @@ def test_every_proof_file_follows_the_interface() -> None:
     for m in modules:
         assert m.__doc__ and "GS-" in m.__doc__, m.__name__
         assert isinstance(m.RULE_IDS, tuple) and m.RULE_IDS
+        assert isinstance(m.KINDS, tuple), m.__name__

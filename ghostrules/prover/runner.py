@@ -455,9 +455,10 @@ def _facts(prover: LocalProver) -> Facts:
     return facts
 
 
-def _prove_rules(game: str, root: str | None, work: list[tuple[dict[str, Any], list[str]]], timeout_ms: int
-                 ) -> dict[str, list[dict[str, Any]]]:
-    """Records by fingerprint for the given rules: (configuration parameters, rule IDs) pairs.
+def _prove_rules(game: str, root: str | None, work: list[tuple[dict[str, Any], list[str]]], timeout_ms: int,
+                 kinds: frozenset[str] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Records by fingerprint for the given rules: (configuration parameters, rule IDs) pairs,
+    only the obligations of ``kinds`` (None: every kind) solved.
     A failure keeps the solver's first model; ``refine`` makes it readable if a report shows it."""
     out: dict[str, list[dict[str, Any]]] = {}
     solved = _SOLVED
@@ -471,6 +472,8 @@ def _prove_rules(game: str, root: str | None, work: list[tuple[dict[str, Any], l
                     continue
                 records = []
                 for index, ob in enumerate(prover.walk_rule(rule)):
+                    if kinds is not None and ob.kind not in kinds:
+                        continue
                     result = solve(prover, _facts(prover), ob, timeout_ms, solved, readable=False)
                     rec = record(result)
                     if result.raw:
@@ -485,7 +488,7 @@ def _prove_rules(game: str, root: str | None, work: list[tuple[dict[str, Any], l
 _SOLVED = Solved()
 
 
-def _prove_task(task: tuple[str, str | None, list[tuple[dict[str, Any], list[str]]], int]
+def _prove_task(task: tuple[str, str | None, list[tuple[dict[str, Any], list[str]]], int, frozenset[str] | None]
                 ) -> dict[str, list[dict[str, Any]]]:
     return _prove_rules(*task)
 
@@ -514,8 +517,11 @@ def refine(rec: dict[str, Any]) -> None:
 
 
 def prove_configurations(game: str, root: Path | None = None, everything: bool = True, timeout_ms: int = 5000,
-                         jobs: int | None = None) -> list[tuple[str, float, list[dict[str, Any]]]]:
-    """(configuration label, seconds, result records) for every configuration of a game.
+                         jobs: int | None = None, kinds: Iterable[str] | None = None
+                         ) -> list[tuple[str, float, list[dict[str, Any]]]]:
+    """(configuration label, seconds, result records) for every configuration of a game; with
+    ``kinds``, only the obligations of those kinds are solved (the proof files that run need no
+    other).
 
     Every configuration is loaded (the spec files parsed once) and each rule fingerprinted; the
     distinct fingerprints (a rule as one configuration reads it) are then proved once, spread over
@@ -548,14 +554,15 @@ def prove_configurations(game: str, root: Path | None = None, everything: bool =
         by_config.setdefault(i, []).append(rid)
     items = [(configs[i], ids) for i, ids in sorted(by_config.items())]
     jobs = jobs or min(2, os.cpu_count() or 1)
+    wanted = frozenset(kinds) if kinds is not None else None
     results: dict[str, list[dict[str, Any]]] = dict(initial)
     if jobs <= 1 or len(items) < 2:
-        results.update(_prove_rules(game, rootstr, items, timeout_ms))
+        results.update(_prove_rules(game, rootstr, items, timeout_ms, wanted))
     else:
         # one task per rule, dealt out to the workers as they get free (a few rules hold most of
         # the solving time: a static split would leave one worker waiting for the other); the
         # configurations are loaded already, the forked workers find them in _LOADED
-        tasks = [(game, rootstr, [(params, [rid])], timeout_ms) for params, ids in items for rid in ids]
+        tasks = [(game, rootstr, [(params, [rid])], timeout_ms, wanted) for params, ids in items for rid in ids]
         ctx = multiprocessing.get_context("fork") if hasattr(os, "fork") else multiprocessing.get_context()
         with ctx.Pool(jobs) as pool:
             for part in pool.imap_unordered(_prove_task, tasks, chunksize=1):
@@ -607,10 +614,13 @@ def session(game: str, options: dict[str, Any]) -> list[tuple[str, float, list[d
     """Every obligation of the game's configurations, solved once per process and shared by the
     proof files (each reads the kinds it states)."""
     root = options.get("specs_root")
-    key = (game, bool(options.get("all_configurations", True)), int(options.get("timeout_ms", 5000)), str(root))
+    kinds = options.get("kinds")
+    kinds = None if kinds is None else tuple(sorted(kinds))
+    key = (game, bool(options.get("all_configurations", True)), int(options.get("timeout_ms", 5000)), str(root),
+           kinds)
     if key not in _SESSIONS:
         _SESSIONS[key] = prove_configurations(game, Path(root) if root else None, key[1], key[2],
-                                              options.get("jobs"))
+                                              options.get("jobs"), kinds)
     return _SESSIONS[key]
 
 
@@ -776,10 +786,8 @@ def _is_node(s: Any) -> bool:
     return isinstance(s, (M.MenuStmt, M.RandomStmt))
 
 
-def call_cycles(spec: GameSpec) -> list[list[str]]:
-    """Cycles of the graph 'procedure or triggered rule -> what it calls or fires'. Without a cycle,
-    the engine's deterministic run between two decision or chance nodes is finite (for loops run
-    over finite domains)."""
+def call_graph(spec: GameSpec) -> dict[str, set[str]]:
+    """The graph 'procedure or triggered rule -> the procedures it calls and the rules it fires'."""
     from ..spec import model as M
     triggered: dict[str, list[str]] = {}
     for r in spec.rules:
@@ -796,6 +804,13 @@ def call_cycles(spec: GameSpec) -> list[list[str]]:
                 out.add(s.proc)
             elif isinstance(s, M.EmitStmt):
                 out |= set(triggered.get(s.event, []))
+    return edges
+
+
+def call_cycles(spec: GameSpec) -> list[list[str]]:
+    """Cycles of the call graph. Without a cycle, the engine's deterministic run between two
+    decision or chance nodes is finite (for loops run over finite domains)."""
+    edges = call_graph(spec)
     cycles: list[list[str]] = []
     state: dict[str, int] = {}
     path: list[str] = []
@@ -819,14 +834,21 @@ def call_cycles(spec: GameSpec) -> list[list[str]]:
 
 def termination_row(game: str, options: dict[str, Any]) -> dict[str, Any]:
     """Every cycle of the call/trigger graph passes through a rule that holds a decision or a
-    chance node (a roll, a draw): recursion goes through the players or the dice, and the rest of
-    the deterministic run is a finite unfolding (for loops range over finite domains)."""
+    chance node (a roll, a draw), in its own body or in a procedure it calls: recursion goes
+    through the players or the dice, and the rest of the deterministic run is a finite unfolding
+    (for loops range over finite domains)."""
     from ..spec import model as M
     start = time.perf_counter()
     spec = _spec(game, options)
     with_node = {(r.name if r.kind == "procedure" else f"rule:{r.id}") for r in spec.rules
                  if r.kind in ("procedure", "trigger")
                  and any(isinstance(s, (M.MenuStmt, M.RandomStmt, M.RollStmt)) for s in _walk(r.body))}
+    edges = call_graph(spec)
+    grown = True
+    while grown:  # a rule that calls a rule holding a node holds one too
+        more = {n for n, out in edges.items() if n not in with_node and out & with_node}
+        with_node |= more
+        grown = bool(more)
     cycles = call_cycles(spec)
     bad = [c for c in cycles if not set(c) & with_node]
     return {"property": "no dead ends: recursion passes through a decision or chance node", "configuration": "all",

@@ -27,6 +27,13 @@ Scope = dict[str, tuple[Term, str]]
 _SHARED_DEFINES: dict[Any, Any] = {}
 
 
+def _ite(c: Term, a: Term, b: Term) -> Term:
+    """z3.If for two terms of the same sort, without z3.If's coercions (the chains of symbolic
+    reads are most of the encoding time)."""
+    ctx = c.ctx
+    return z3.z3._to_expr_ref(z3.z3core.Z3_mk_ite(ctx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), ctx)
+
+
 class EncodeError(Exception):
     pass
 
@@ -46,6 +53,7 @@ class Encoder:
         self.defines: dict[str, Any] = self.names.defines
         self.extends = self.names.extends
         self._table_cache: dict[str, Any] = {}
+        self._reads: dict[Any, Any] = {}
         self._memo: dict[Any, Any] = {}
         # the symbolic pre-state of the prover (definitions over it are shared between configurations)
         self.pre_state: list[Term] | None = None
@@ -82,6 +90,18 @@ class Encoder:
         if all(c is not None for c in consts):
             flat = off + sum(c * st for c, st in zip(consts, strides))  # type: ignore[operator]
             return state[flat]
+        # the same read of the same state is built once (z3 would share the term, but building
+        # the chain in Python is what costs)
+        key = (id(state), off, tuple(t.get_id() for t in idx))
+        hit = self._reads.get(key)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        out = self._chain(state, off, sizes, strides, idx)
+        self._reads[key] = (state, out)
+        return out
+
+    def _chain(self, state: list[Term], off: int, sizes: tuple[int, ...], strides: tuple[int, ...],
+               idx: list[Term]) -> Term:
         first, rest = idx[0], idx[1:]
         branches = []
         for i in range(sizes[0]):
@@ -92,7 +112,7 @@ class Encoder:
             branches.append((i, val))
         out = branches[-1][1]
         for i, val in reversed(branches[:-1]):
-            out = z3.If(first == i, val, out)
+            out = _ite(first == i, val, out)
         return out
 
     def table_value(self, name: str, idx: list[Term]) -> Term:
