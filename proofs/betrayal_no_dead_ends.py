@@ -1,10 +1,13 @@
 """Betrayal no dead ends: every non-terminal position offers a legal action or a chance outcome.
 
 The argument is the one of proofs/no_dead_ends.py (the engine is the same): the pending node of
-a position is a decision, a chance node or the end, so it suffices that every decision offers an
-option and every chance node an outcome where it is reached (the `options` obligations), that
-the deterministic run between nodes meets no error (ranges, contracts) and that every cycle of
-calls and triggers passes through a decision or chance node.
+a position is a decision, a chance node or the end, so it suffices that (1) every decision offers
+an option and every chance node an outcome where it is reached (the `options` obligations, one
+row per configuration), (2) the deterministic run between nodes meets no error (ranges,
+contracts) and (3) every cycle of calls and triggers reaches a decision or chance node (the last
+row). This file proves (1) and (3). (2) is not proved for Betrayal yet: its range and contract
+obligations are not among its proof files (many need facts the local prover does not have); the
+engine checks them at run time, and the seeded games of the test suite meet no such error.
 
 Rules: BH-TURN-1 (the turn structure) and every rule with a decision or chance node (per row).
 """

@@ -208,3 +208,33 @@ def test_every_proof_file_follows_the_interface() -> None:
         assert m.__doc__ and "GS-" in m.__doc__, m.__name__
         assert isinstance(m.RULE_IDS, tuple) and m.RULE_IDS
         assert isinstance(m.KINDS, tuple), m.__name__
+
+
+def test_large_definitions_as_atoms_change_no_answer(spec_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a tiny atom limit most definitions become atoms whose meaning the solver gets only
+    when a first try fails: the answers stay the same, a proof that needs a definition's meaning
+    still finds it, and a broken spec still fails (the Sorcerer with no option)."""
+    from ghostrules.prover import local, symbolic
+    spec = load_spec("ghost-stories")
+    rules = ["exorcise", "pay_token", "help_sorcerer", "bring_ghost", "draw_ghost"]
+    full = [(r.obligation.where, r.obligation.text, r.status) for r in prove(spec, rules=rules)]
+    monkeypatch.setattr(local, "ATOM_LIMIT", 200)
+    atoms_before = len(symbolic._ATOMS)
+    small = [(r.obligation.where, r.obligation.text, r.status) for r in prove(spec, rules=rules)]
+    assert len(symbolic._ATOMS) > atoms_before  # definitions did become atoms
+    assert small == full and all(s == "proved" for _, _, s in full)
+    mutate(spec_copy, "village.yaml", 'for: "g in card if in_play(g) and not is_incarnation(g)"',
+           'for: "g in card if in_play(g) and is_incarnation(g) and not in_play(g)"')
+    broken = load_spec("ghost-stories", root=spec_copy)
+    failed = [r for r in prove(broken, kinds=["options"], rules=["help_sorcerer"]) if r.status == "failed"]
+    assert failed and failed[0].counterexample
+
+
+def test_betrayal_line_of_sight_is_an_atom_and_the_attack_menu_is_proved() -> None:
+    """BH-ATTACK-1: the attack's targets (in_sight over 4 x 47 rooms) are an atom shared by the
+    caller's guard, the procedure's requires and its menu: the menu's obligation needs no geometry."""
+    from ghostrules.prover import symbolic
+    spec = load_spec("betrayal", players=4)
+    results = prove(spec, kinds=["options", "requires"], rules=["BH-ATTACK-1"])
+    assert results and all(r.status == "proved" for r in results)
+    assert any(name.startswith("in_sight!") for name in symbolic._ATOMS)

@@ -209,6 +209,7 @@ class SiteFinder(LocalProver):
 
     def __init__(self, a: GameSpec, b: GameSpec, game_b: Game) -> None:
         super().__init__(b, game_b.layout)
+        self.enc.atom_limit = None  # the witness search reads definitions in full
         self.enc_a = Encoder(a, game_b.layout)
         self.spec_a = a
         self.changes = changed(a, b)

@@ -32,6 +32,10 @@ from .symbolic import Encoder, Scope, Term, range_facts
 
 _ids = itertools.count()
 
+# boolean definitions larger than this (Z3 nodes) are atoms in the obligations, their meaning
+# added only when a proof needs it (Betrayal's line of sight: 4 x 47 rooms of board geometry)
+ATOM_LIMIT = 5000
+
 
 @attrs.define
 class Obligation:
@@ -63,6 +67,7 @@ class LocalProver:
         self.spec = spec
         self.layout = layout
         self.enc = Encoder(spec, layout)
+        self.enc.atom_limit = ATOM_LIMIT
         self.state = [z3.Int(f"v{i}") for i in range(layout.size)]
         self.enc.pre_state = self.state
         # the background facts (ranges, pool totals, boundary invariants) are in runner.Facts, by family
@@ -126,6 +131,13 @@ class LocalProver:
     def cond(self, e: E.Expr, scope: Scope) -> Term:
         return self.enc.as_bool(self.value(e, scope)[0])
 
+    def facts_of(self, e: E.Expr, scope: Scope) -> list[Fact]:
+        """A condition as facts, one per conjunct: a write kills only the conjuncts that read
+        what it writes (``a > 0 and b < 2`` keeps ``b < 2`` after a write to ``a``)."""
+        if isinstance(e, E.Binary) and e.op == "and":
+            return self.facts_of(e.left, scope) + self.facts_of(e.right, scope)
+        return [Fact(self.cond(e, scope), self.reads(e))]
+
     def fresh(self, name: str, t: str, may_be_none: bool = True) -> tuple[Term, Term]:
         """A fresh symbol of a type; a parameter may be none, an element of a domain never is."""
         if t == "bool":
@@ -172,7 +184,7 @@ class LocalProver:
             facts.append(Fact(dom, frozenset()))
         for e in (rule.requires, rule.when if rule.kind == "trigger" else None):
             if e is not None:
-                facts.append(Fact(self.cond(e, scope), self.reads(e)))
+                facts += self.facts_of(e, scope)
         self.block(rule.body, facts, scope)
         return self.obligations[first:]
 
@@ -224,20 +236,21 @@ class LocalProver:
         if isinstance(s, M.MoveStmt):
             return self.move(s, facts, scope)
         if isinstance(s, M.IfStmt):
-            c = Fact(self.cond(s.cond, scope), self.reads(s.cond))
-            after_then = self.block(s.then, facts + [c], scope)
-            neg = Fact(z3.Not(c.term), c.reads)
+            after_then = self.block(s.then, facts + self.facts_of(s.cond, scope), scope)
+            neg = Fact(z3.Not(self.cond(s.cond, scope)), self.reads(s.cond))
             after_else = self.block(s.other, facts + [neg], scope)
             return [f for f in facts if f in after_then and f in after_else]
         if isinstance(s, M.ForStmt):
             var, dom = self.fresh(s.var, self._domain_type(s.domain, scope), may_be_none=False)
             scope[s.var] = (var, self._domain_type(s.domain, scope))
-            inner = facts + [Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())]
-            if s.cond is not None:
-                inner.append(Fact(self.cond(s.cond, scope), self.reads(s.cond)))
-            # the body may run many times: facts it invalidates are gone for later iterations too
+            # the body may run many times: facts it invalidates are gone for later iterations too;
+            # the loop's condition is tested again before every iteration (ForNextI), so it holds
+            # when the body starts whatever an earlier iteration did
             killed = self._writes_of(s.body)
-            inner = self.kill(inner, killed)
+            inner = self.kill(facts, killed)
+            inner += [Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())]
+            if s.cond is not None:
+                inner += self.facts_of(s.cond, scope)
             self.block(s.body, inner, scope)
             return self.kill(facts, killed)
         if isinstance(s, (M.CallStmt, M.EmitStmt)):
@@ -266,7 +279,7 @@ class LocalProver:
             scope[s.var] = (var, t)
             kept = facts + [Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())]
             if s.cond is not None:
-                kept.append(Fact(self.cond(s.cond, scope), self.reads(s.cond)))
+                kept += self.facts_of(s.cond, scope)
             return kept
         if isinstance(s, M.RollStmt):
             die = next(d for d in self.spec.dice if d.name == s.die)
@@ -299,7 +312,7 @@ class LocalProver:
             else:
                 offered.append(self.cond(opt.cond, scope))
             if opt.cond is not None:
-                inner_facts.append(Fact(self.cond(opt.cond, scope), self.reads(opt.cond)))
+                inner_facts += self.facts_of(opt.cond, scope)
             self.block(opt.body, inner_facts, scope)
         reads = frozenset().union(*(self.reads(o.cond) | self.reads(o.domain) for o in s.options))
         self.oblige("options", s.rule, s.where, f"the decision '{s.prompt}' offers an option", facts, z3.Or(offered),
@@ -376,11 +389,18 @@ class LocalProver:
         return post
 
     def check_write(self, s: M.AnyStmt, names: list[str], post: list[Term], facts: list[Fact], scope: Scope,
-                    reads: frozenset[str] = frozenset(), split: tuple[tuple[Term, int], ...] = ()) -> None:
+                    reads: frozenset[str] = frozenset(), split: tuple[tuple[Term, int], ...] = (),
+                    deltas: list[tuple[str, list[Term], Term]] | None = None) -> None:
+        """The conservation and invariant obligations of a write. ``deltas`` (a move: the cells it
+        changes and by how much) states conservation as "the changes of each group sum to 0"
+        instead of comparing every total before and after: the same goal, a far smaller formula."""
         for pool in {self.pool_of[n].name: self.pool_of[n] for n in names if n in self.pool_of}.values():
-            goal = z3.And([a == b for a, b in zip(self._totals(self.state, pool), self._totals(post, pool))])
+            if deltas is not None:
+                goal = z3.And([d == 0 for d in self._total_changes(pool, deltas)])
+            else:
+                goal = z3.And([a == b for a, b in zip(self._totals(self.state, pool), self._totals(post, pool))])
             self.oblige("conservation", s.rule, s.where, f"pool {pool.name} keeps its totals", facts, goal, scope,
-                        reads | set(pool.cells))
+                        reads | set(pool.cells), split)
         for inv in self.boundary:
             if self.reads(inv.holds) & set(names):
                 goal = self.enc.as_bool(self.enc.encode(inv.holds, post, {})[0])
@@ -395,6 +415,33 @@ class LocalProver:
             for k in range(slot.count):
                 sums[k % width if pool.per else 0].append(state[slot.offset + k])
         return [z3.Sum(x) for x in sums]
+
+    def _total_changes(self, pool: M.Pool, deltas: list[tuple[str, list[Term], Term]]) -> list[Term]:
+        """How much each total of ``pool`` (one per group, as in ``_totals``) changes when these
+        cells change by these amounts: a cell's group is its position in its slot modulo the
+        size of the ``per`` domain."""
+        width = self.enc.size(pool.per) if pool.per else 1
+        changes: list[list[Term]] = [[] for _ in range(width)]
+        for name, index, delta in deltas:
+            if name not in pool.cells:
+                continue
+            if width == 1:
+                changes[0].append(delta)
+                continue
+            _, sizes, strides = self.enc.slot_cells(name)
+            if index and strides[-1] == 1 and sizes[-1] == width:
+                group = index[-1]  # the per domain is the last index (valid: 0 <= it < width)
+            else:
+                flat: Term = z3.IntVal(0)
+                for t, st in zip(index, strides):
+                    flat = flat + t * st
+                group = z3.simplify(flat % width)
+            if z3.is_int_value(group):
+                changes[group.as_long()].append(delta)
+            else:
+                for k in range(width):
+                    changes[k].append(z3.If(group == k, delta, 0))
+        return [z3.Sum(c) if c else z3.IntVal(0) for c in changes]
 
     def valid_index(self, name: str, index: list[Term]) -> Term:
         _, sizes, _ = self.enc.slot_cells(name)
@@ -441,7 +488,8 @@ class LocalProver:
         post = self._post(src_name, si, lambda old: old - amt)
         post = self._post(dst_name, di, lambda old: old + amt, base=post)
         self.check_write(s, [src_name, dst_name], post, facts_with_amount, scope, reads,
-                         self._split(src_name, si) + self._split(dst_name, di))
+                         self._split(src_name, si) + self._split(dst_name, di),
+                         deltas=[(src_name, si, -amt), (dst_name, di, amt)])
         return self.kill(facts, {src_name, dst_name})
 
     def _split(self, name: str, index: list[Term]) -> tuple[tuple[Term, int], ...]:

@@ -32,6 +32,7 @@ import z3
 from ..engine.layout import Layout
 from ..spec.model import GameSpec
 from .local import LocalProver, Obligation
+from .symbolic import atom_definitions
 
 KINDS = ("conservation", "range", "invariant", "requires", "options")
 # Kinds whose every obligation must be proved for `prove` to pass: all of them.
@@ -220,12 +221,20 @@ class Solved:
 
 
 def _check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tuple[Any, z3.Solver]:
+    """Is the obligation proved (unsat)? Large definitions are atoms (Encoder.atom_limit): first
+    without their meaning (a proof that does not need it is a proof), then with it."""
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.add(facts_list)
     solver.add(ob.assumptions)
     solver.add(z3.Not(ob.goal))
-    return solver.check(), solver
+    answer = solver.check()
+    if answer != z3.unsat:
+        meaning = atom_definitions(list(facts_list) + list(ob.assumptions) + [ob.goal])
+        if meaning:
+            solver.add(meaning)
+            answer = solver.check()
+    return answer, solver
 
 
 def _split_check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tuple[Any, z3.Solver]:
@@ -238,6 +247,7 @@ def _split_check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tupl
     easy checks)."""
     term, size = ob.split[0]
     formulas = list(facts_list) + list(ob.assumptions) + [z3.Not(ob.goal)]
+    formulas += atom_definitions(formulas)
     verdict = z3.unsat
     shared = z3.Solver()
     shared.set("timeout", min(timeout_ms, 50))
@@ -284,12 +294,22 @@ def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, so
             old = hit[1]
             return Result(ob, old.status, 0.0, old.counterexample, old.values, old.call, old.raw)
     start = time.perf_counter()
-    answer, solver = _check(facts.for_families(ob.families, invariants=False), ob, timeout_ms)
+    # an obligation with symbolic write indices gets a short first try, then goes case by case
+    plain = facts.for_families(ob.families, invariants=False)
+    answer, solver = _check(plain, ob, min(timeout_ms, 1000) if ob.split else timeout_ms)
+    if answer == z3.unknown and ob.split:
+        answer, solver = _split_check(plain, ob, timeout_ms)
     if answer != z3.unsat and facts.needs_invariants(ob.families):
         first = min(timeout_ms, 1000) if ob.split else timeout_ms
         answer, solver = _check(facts.for_families(ob.families), ob, first)
         if answer == z3.unknown and ob.split:
             answer, solver = _split_check(facts.for_families(ob.families), ob, timeout_ms)
+    if answer == z3.unknown and not ob.split:
+        # a few obligations take seconds (the exorcism's choice of results: a case analysis over
+        # feasible(...); Betrayal's lines of sight): one longer try, on simplified formulas (on
+        # terms this large z3's own preprocessing is most of the time)
+        simple = attrs.evolve(ob, assumptions=[z3.simplify(a) for a in ob.assumptions], goal=z3.simplify(ob.goal))
+        answer, solver = _check([z3.simplify(f) for f in facts.for_families(ob.families)], simple, 3 * timeout_ms)
     seconds = time.perf_counter() - start
     if answer == z3.unsat:
         result = Result(ob, "proved", seconds)
@@ -306,11 +326,13 @@ def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, so
         wide_ob = attrs.evolve(ob, families=wider)
         base = facts.base_values()
         plausible = z3.Optimize()
-        plausible.set("timeout", timeout_ms)
+        plausible.set("timeout", 3 * timeout_ms)  # failures are few: a readable one is worth the wait
         plausible.add(facts.for_families(wider))
         plausible.add([t for _, t in checks])
         plausible.add(ob.assumptions)
         plausible.add(z3.Not(ob.goal))
+        plausible.add(atom_definitions(list(ob.assumptions) + [ob.goal] + facts.for_families(wider)
+                                       + [t for _, t in checks]))
         for flat in sorted(_cone(prover, wide_ob)):
             plausible.add_soft(prover.state[flat] == base[flat])
         if plausible.check() == z3.sat:

@@ -27,6 +27,48 @@ Scope = dict[str, tuple[Term, str]]
 _SHARED_DEFINES: dict[Any, Any] = {}
 
 
+# large boolean definitions stand for their expansion as a named atom (see Encoder.atom_limit):
+# atom name -> (atom, expansion); shared by the encoders of a process
+_ATOMS: dict[str, tuple[Term, Term]] = {}
+
+
+def term_size(t: Term, cap: int) -> int:
+    """The number of distinct nodes of a term, counted up to ``cap``."""
+    seen: set[int] = set()
+    stack = [t]
+    while stack and len(seen) <= cap:
+        x = stack.pop()
+        i = x.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        stack.extend(x.children())
+    return len(seen)
+
+
+def atom_definitions(terms: list[Term]) -> list[Term]:
+    """``atom == expansion`` for every atom these terms reach (through expansions too)."""
+    if not _ATOMS:
+        return []
+    out: list[Term] = []
+    seen: set[int] = set()
+    stack = list(terms)
+    while stack:
+        x = stack.pop()
+        i = x.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        if z3.is_const(x) and x.num_args() == 0:
+            hit = _ATOMS.get(x.decl().name())
+            if hit is not None:
+                out.append(hit[0] == hit[1])
+                stack.append(hit[1])
+            continue
+        stack.extend(x.children())
+    return out
+
+
 def _ite(c: Term, a: Term, b: Term) -> Term:
     """z3.If for two terms of the same sort, without z3.If's coercions (the chains of symbolic
     reads are most of the encoding time)."""
@@ -60,6 +102,11 @@ class Encoder:
         self._define_keys: dict[str, str] = {}
         self._layout_sig: str | None = None
         self._ints: dict[int, Term] = {}
+        # a boolean definition whose expansion has more nodes than this is encoded as an atom
+        # (its meaning is given to the solver only when an obligation needs it: see
+        # atom_definitions); None: always expanded (the engine-agreement test reads full terms)
+        self.atom_limit: int | None = None
+        self._static: dict[str, int] = {}
 
     # ---- helpers -------------------------------------------------------------------------
     def size(self, domain: str) -> int:
@@ -235,17 +282,41 @@ class Encoder:
             # definitions, parameters, constants and tables it reaches, the state layout); the
             # arguments are compared as terms, not just by id
             args = [t for t, _ in inner.values()]
-            shared_key = (self.define_key(name), tuple(t.get_id() for t in args), len(state))
+            shared_key = (self.define_key(name), tuple(t.get_id() for t in args), len(state), self.atom_limit)
             shared = _SHARED_DEFINES.get(shared_key)
             if shared is not None and len(shared[0]) == len(args) and all(a.eq(b) for a, b in zip(shared[0], args)) \
                     and shared[1].eq(state[0] if state else z3.IntVal(0)):
                 self._memo[key] = (state, shared[2])
                 return shared[2]
         result = self.encode(d.value, state, inner)
+        if self.atom_limit is not None and result[1] == "bool" and self.static_size(name) > self.atom_limit \
+                and term_size(result[0], self.atom_limit) > self.atom_limit:
+            label = f"{name}!{len(_ATOMS)}"
+            atom = z3.Bool(label)
+            _ATOMS[label] = (atom, result[0])
+            result = (atom, "bool")
         self._memo[key] = (state, result)
         if shared_key is not None:
             _SHARED_DEFINES[shared_key] = ([t for t, _ in inner.values()], state[0] if state else z3.IntVal(0), result)
         return result
+
+    def static_size(self, name: str) -> int:
+        """A cheap bound of a definition's unfolding from its text (quantifiers multiply their
+        body by the domain's size; called definitions add theirs): only the large ones are
+        measured as terms."""
+        if name not in self._static:
+            self._static[name] = 0  # definitions are not recursive; guard anyway
+
+            def size(e: E.Expr) -> int:
+                if isinstance(e, E.Quant):
+                    n = self.size(e.domain.id) if isinstance(e.domain, E.Name) else len(e.domain.items)
+                    return 1 + n * sum(size(c) for c in E.children(e) if c is not e.domain)
+                own = e.func if isinstance(e, E.Call) else e.id if isinstance(e, E.Name) else None
+                extra = self.static_size(own) if own in self.defines else 0
+                return 1 + extra + sum(size(c) for c in E.children(e))
+
+            self._static[name] = size(self.defines[name].value)
+        return self._static[name]
 
     def define_key(self, name: str) -> str:
         """A digest of what a definition's term is made of in this configuration."""
