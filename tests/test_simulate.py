@@ -136,3 +136,35 @@ def test_dask_executor_gives_the_same_results():
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         remote = simulate(GAME, 4, parameters=PARAMS, seed=9, executor="dask", client=client)
     assert remote.rows == local.rows and remote.summary == local.summary
+
+
+def test_policy_definitions_are_macros_with_file_line_errors(tmp_path):
+    path = tmp_path / "policy.yaml"
+    path.write_text(
+        "definitions:\n"
+        "  \"missing(m, g)\": \"sum(c in colour : max(0, need(g, c) - usable_tokens(m, c)))\"\n"
+        "  \"odds(k)\": \"100 if k <= 0 else 0\"\n"
+        "  ghosts: \"count(g in card if in_play(g))\"\n"
+        "value:\n"
+        "  - {term: \"ghosts + odds(missing(active, c01_ghoul))\", weight: 1}\n")
+    spec = read_policy(path)
+    term = spec.terms[0].expression
+    assert "missing" not in term and "odds" not in term and "ghosts" not in term
+    assert "need((c01_ghoul), c)" in term and "usable_tokens((active), c)" in term
+    state = ghostrules.load_game(GAME, **PARAMS).new_initial_state()
+    assert HeuristicPolicy(spec).value(state) == state.eval(
+        "count(g in card if in_play(g))"
+        " + (100 if sum(c in colour : max(0, need(c01_ghoul, c) - usable_tokens(active, c))) <= 0 else 0)")
+    path.write_text("definitions:\n  \"odds(k)\": \"k\"\nvalue:\n  - {term: \"odds(1, 2)\", weight: 1}\n")
+    with pytest.raises(SpecError, match=r"policy.yaml:4: odds takes 1 argument"):
+        read_policy(path)
+    path.write_text("definitions:\n  \"odds(k\": \"k\"\n")
+    with pytest.raises(SpecError, match=r"policy.yaml:2: a definition is named"):
+        read_policy(path)
+
+
+def test_heuristic_policy_outlives_random_play():
+    # two seeded games each: the heuristic (policy.yaml) lasts far longer than uniform random play
+    heuristic = simulate(GAME, 2, parameters=PARAMS, policy="heuristic", seed=4, workers=1)
+    random_play = simulate(GAME, 2, parameters=PARAMS, policy="random", seed=4, workers=1)
+    assert sum(r["turns"] for r in heuristic.rows) > 1.5 * sum(r["turns"] for r in random_play.rows)

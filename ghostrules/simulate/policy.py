@@ -4,6 +4,8 @@ A policy is a callable ``policy(state, rng) -> Action`` (the signature of
 :func:`ghostrules.engine.game.play`). The heuristic policy holds no game knowledge: it interprets a
 policy file, which is data in the spec language, with these keys::
 
+    definitions:                    # named expressions with parameters, usable in every expression below
+      "missing(m, g)": "sum(c in colour : max(0, need(g, c) - usable_tokens(m, c)))"
     value:                          # the position evaluation: a weighted sum of terms
       - {term: "haunted_tiles", weight: -40, text: "why"}
     outcomes: {win: 1000, loss: -1000}   # the value of a finished game, by its result
@@ -30,6 +32,11 @@ there, plus the points of every matching preference (a preference's ``lookahead`
 read at the first decision after the option, chance expanded exactly). The
 best score wins; ties are broken by the seeded random generator, so runs stay reproducible.
 A decision no preference names and with no ``value`` is taken uniformly at random.
+
+A definition is a macro: a call ``missing(active, target_a(active))`` is replaced, when the file is
+read, by the definition's text with each parameter replaced by its argument (in parentheses).
+Definitions may call the definitions above them. Parameters are replaced as whole words, so a
+parameter's name must not also be a variable bound inside the text (``c`` in ``sum(c in colour : ...)``).
 """
 
 from __future__ import annotations
@@ -93,6 +100,7 @@ class PolicySpec:
     budget: int
     max_outcomes: int
     preferences: tuple[Preference, ...]
+    definitions: tuple[tuple[str, tuple[str, ...], str], ...] = ()
 
 
 def _number(raw: Any, owner: Any, key: str, default: float) -> float:
@@ -110,21 +118,103 @@ def _regex(raw: Any, owner: LDict, key: str) -> re.Pattern[str]:
         raise owner.error_at(key, f"{key} is not a valid regular expression: {exc}") from None
 
 
+_DEFINITION = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\(([^()]*)\))?\s*")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def _arguments(text: str, start: int) -> tuple[list[str], int]:
+    """The comma-separated arguments of the call whose '(' is at ``start``, and the index after its ')'."""
+    depth, begin = 0, start + 1
+    args: list[str] = []
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0:
+                args.append(text[begin:i])
+                return ([] if len(args) == 1 and not args[0].strip() else [a.strip() for a in args]), i + 1
+        elif ch == "," and depth == 1:
+            args.append(text[begin:i])
+            begin = i + 1
+    raise SpecError(f"unbalanced parentheses in {text!r}")
+
+
+def expand(text: str, definitions: dict[str, tuple[tuple[str, ...], str]]) -> str:
+    """``text`` with every call of a definition replaced by the definition's body (see the module doc)."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        match = _IDENTIFIER.match(text, i)
+        if match is None or (i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")):
+            out.append(text[i])
+            i += 1
+            continue
+        word, end = match.group(), match.end()
+        if word not in definitions:
+            out.append(word)
+            i = end
+            continue
+        params, body = definitions[word]
+        if params:
+            j = end
+            while j < len(text) and text[j].isspace():
+                j += 1
+            if j >= len(text) or text[j] != "(":
+                raise SpecError(f"{word} needs its arguments ({', '.join(params)}) in {text!r}")
+            args, end = _arguments(text, j)
+            if len(args) != len(params):
+                raise SpecError(f"{word} takes {len(params)} argument(s) ({', '.join(params)}), "
+                                f"got {len(args)} in {text!r}")
+            values = dict(zip(params, (f"({expand(a, definitions)})" for a in args)))
+            body = re.sub(r"\b(" + "|".join(map(re.escape, params)) + r")\b",
+                          lambda m, values=values: values[m.group()], body)
+        out.append(f"({body})")
+        i = end
+    return "".join(out)
+
+
+def _read_definitions(doc: LDict) -> dict[str, tuple[tuple[str, ...], str]]:
+    raw = doc.get("definitions") or LDict()
+    if not isinstance(raw, dict):
+        raise doc.error_at("definitions", "definitions is a mapping: \"name(param, ...)\": expression")
+    known: dict[str, tuple[tuple[str, ...], str]] = {}
+    for key, body in raw.items():
+        match = _DEFINITION.fullmatch(str(key))
+        if match is None:
+            raise raw.error_at(key, f"a definition is named name or name(param, ...), not {key!r}")
+        params = tuple(p.strip() for p in (match.group(2) or "").split(",") if p.strip())
+        try:
+            known[match.group(1)] = (params, expand(" ".join(str(body).split()), known))
+        except SpecError as exc:
+            raise raw.error_at(key, str(exc)) from None
+    return known
+
+
 def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
     """Read and check a policy file (safe YAML; errors give file:line)."""
     doc = load_yaml_file(path, games_root())
     if not isinstance(doc, LDict):
-        raise SpecError("a policy file is a mapping (value, outcomes, lookahead, preferences)", str(path))
-    known = {"policy", "text", "value", "outcomes", "lookahead", "preferences"}
+        raise SpecError("a policy file is a mapping (definitions, value, outcomes, lookahead, preferences)", str(path))
+    known = {"policy", "text", "definitions", "value", "outcomes", "lookahead", "preferences"}
     for key in doc:
         if key not in known:
             raise doc.error_at(key, f"unknown key {key!r}; a policy file has: {', '.join(sorted(known))}")
+    definitions = _read_definitions(doc)
+
+    def expression(owner: LDict, key: str) -> str:
+        try:
+            return expand(str(owner[key]), definitions)
+        except SpecError as exc:
+            raise owner.error_at(key, str(exc)) from None
+
     terms = []
     for raw in doc.get("value") or []:
         if not isinstance(raw, LDict) or "term" not in raw:
             raise SpecError("each value entry needs 'term' (an expression) and 'weight'", doc.file,
                             getattr(raw, "line", doc.key_line("value")))
-        terms.append(Term(str(raw["term"]), _number(raw, raw, "weight", 1.0), str(raw.get("text", ""))))
+        terms.append(Term(expression(raw, "term"), _number(raw, raw, "weight", 1.0), str(raw.get("text", ""))))
     outcomes_raw = doc.get("outcomes") or {}
     outcomes = {str(k): _number(outcomes_raw, outcomes_raw, k, 0.0) for k in outcomes_raw}
     look = doc.get("lookahead") or LDict()
@@ -153,9 +243,9 @@ def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
         prefs.append(Preference(
             node=_regex(raw["node"], raw, "node"),
             option=_regex(raw["option"], raw, "option") if "option" in raw else None,
-            when=str(raw["when"]) if "when" in raw else None,
+            when=expression(raw, "when") if "when" in raw else None,
             score=_number(raw, raw, "score", 0.0),
-            lookahead=str(raw["lookahead"]) if "lookahead" in raw else None,
+            lookahead=expression(raw, "lookahead") if "lookahead" in raw else None,
             weight=_number(raw, raw, "weight", 1.0),
             where=f"{raw.file}:{raw.line}",
             text=str(raw.get("text", "")),
@@ -163,7 +253,8 @@ def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
     return PolicySpec(name=str(doc.get("policy", name)), file=str(path), text=" ".join(str(doc.get("text", "")).split()),
                       terms=tuple(terms), outcomes=outcomes, through=through,
                       budget=int(_number(look, look, "budget", 400)),
-                      max_outcomes=int(_number(look, look, "max_outcomes", 8)), preferences=tuple(prefs))
+                      max_outcomes=int(_number(look, look, "max_outcomes", 8)), preferences=tuple(prefs),
+                      definitions=tuple((k, p, b) for k, (p, b) in definitions.items()))
 
 
 _compiled: weakref.WeakKeyDictionary[Any, dict[str, Callable[[State], float]]] = weakref.WeakKeyDictionary()
@@ -358,5 +449,5 @@ def policy_names(game: str) -> list[str]:
     return ["random"] + (["heuristic"] if policy_file(game).is_file() else [])
 
 
-__all__ = ["HeuristicPolicy", "Policy", "PolicySpec", "Preference", "Term", "load_policy", "policy_file",
-           "policy_names", "read_policy"]
+__all__ = ["HeuristicPolicy", "Policy", "PolicySpec", "Preference", "Term", "expand", "load_policy",
+           "policy_file", "policy_names", "read_policy"]
