@@ -32,9 +32,10 @@ from .symbolic import Encoder, Scope, Term, range_facts
 
 _ids = itertools.count()
 
-# boolean definitions larger than this (Z3 nodes) are atoms in the obligations, their meaning
-# added only when a proof needs it (Betrayal's line of sight: 4 x 47 rooms of board geometry)
-ATOM_LIMIT = 5000
+# boolean definitions whose unfolding encodes more expressions than this are atoms in the
+# obligations, their meaning added only when a proof needs it (Betrayal's line of sight: 4 x 47
+# rooms of board geometry, about 15,000; no Ghost Stories definition reaches 6,000)
+ATOM_LIMIT = 10000
 
 
 @attrs.define

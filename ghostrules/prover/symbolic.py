@@ -32,20 +32,6 @@ _SHARED_DEFINES: dict[Any, Any] = {}
 _ATOMS: dict[str, tuple[Term, Term]] = {}
 
 
-def term_size(t: Term, cap: int) -> int:
-    """The number of distinct nodes of a term, counted up to ``cap``."""
-    seen: set[int] = set()
-    stack = [t]
-    while stack and len(seen) <= cap:
-        x = stack.pop()
-        i = x.get_id()
-        if i in seen:
-            continue
-        seen.add(i)
-        stack.extend(x.children())
-    return len(seen)
-
-
 def atom_definitions(terms: list[Term]) -> list[Term]:
     """``atom == expansion`` for every atom these terms reach (through expansions too)."""
     if not _ATOMS:
@@ -106,7 +92,7 @@ class Encoder:
         # (its meaning is given to the solver only when an obligation needs it: see
         # atom_definitions); None: always expanded (the engine-agreement test reads full terms)
         self.atom_limit: int | None = None
-        self._static: dict[str, int] = {}
+        self._encoded = 0
 
     # ---- helpers -------------------------------------------------------------------------
     def size(self, domain: str) -> int:
@@ -193,6 +179,7 @@ class Encoder:
 
     # ---- expressions ---------------------------------------------------------------------
     def encode(self, e: E.Expr, state: list[Term], scope: Scope) -> tuple[Term, str]:  # noqa: C901
+        self._encoded += 1
         if isinstance(e, E.Num):
             return self.intval(e.value), "int"
         if isinstance(e, E.Bool):
@@ -288,9 +275,11 @@ class Encoder:
                     and shared[1].eq(state[0] if state else z3.IntVal(0)):
                 self._memo[key] = (state, shared[2])
                 return shared[2]
+        before = self._encoded
         result = self.encode(d.value, state, inner)
-        if self.atom_limit is not None and result[1] == "bool" and self.static_size(name) > self.atom_limit \
-                and term_size(result[0], self.atom_limit) > self.atom_limit:
+        # the expressions encoded for this unfolding (memoised parts count once): a cheap,
+        # deterministic measure of the term's size
+        if self.atom_limit is not None and result[1] == "bool" and self._encoded - before > self.atom_limit:
             label = f"{name}!{len(_ATOMS)}"
             atom = z3.Bool(label)
             _ATOMS[label] = (atom, result[0])
@@ -299,24 +288,6 @@ class Encoder:
         if shared_key is not None:
             _SHARED_DEFINES[shared_key] = ([t for t, _ in inner.values()], state[0] if state else z3.IntVal(0), result)
         return result
-
-    def static_size(self, name: str) -> int:
-        """A cheap bound of a definition's unfolding from its text (quantifiers multiply their
-        body by the domain's size; called definitions add theirs): only the large ones are
-        measured as terms."""
-        if name not in self._static:
-            self._static[name] = 0  # definitions are not recursive; guard anyway
-
-            def size(e: E.Expr) -> int:
-                if isinstance(e, E.Quant):
-                    n = self.size(e.domain.id) if isinstance(e.domain, E.Name) else len(e.domain.items)
-                    return 1 + n * sum(size(c) for c in E.children(e) if c is not e.domain)
-                own = e.func if isinstance(e, E.Call) else e.id if isinstance(e, E.Name) else None
-                extra = self.static_size(own) if own in self.defines else 0
-                return 1 + extra + sum(size(c) for c in E.children(e))
-
-            self._static[name] = size(self.defines[name].value)
-        return self._static[name]
 
     def define_key(self, name: str) -> str:
         """A digest of what a definition's term is made of in this configuration."""
