@@ -481,3 +481,15 @@ def test_teahouse_gives_a_token_of_choice_and_1_qi_then_a_ghost(game):
     act(s, "Skinner to red board slot 3")
     assert s.get("at", "c34_skinner") == "red_3"
     assert s.check_invariants() == []
+
+
+def test_a_living_monk_with_no_qi_who_loses_qi_dies() -> None:
+    """GS-QI-1 / GS-DEATH-1: a monk revived at the Cemetery from an empty Qi supply lives on 0 Qi
+    (GS-VILLAGE-CEMETERY takes 2 Qi up to what the supply holds); a Qi loss then kills him instead
+    of taking a token he does not have (the engine used to stop on the empty source)."""
+    game = gs_game()
+    state = set_up(game)
+    set_qi(state, "red", 0)
+    assert state.eval("alive[red]")
+    after = game.state_at("lose_qi", {"m": "red"}, state, stop=True)
+    assert after.is_terminal() and not after.eval("alive[red]") and after.eval("qi[red]") == 0
