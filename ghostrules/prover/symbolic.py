@@ -119,7 +119,8 @@ class Encoder:
     def _select(self, state: list[Term], off: int, sizes: tuple[int, ...], strides: tuple[int, ...],
                 idx: list[Term]) -> Term:
         # concrete indices pick directly; symbolic ones become an if-then-else chain
-        consts = [t.as_long() if z3.is_int_value(t) else None for t in idx]
+        # (z3 wraps every integer numeral as an IntNumRef: a Python type test, no call into z3)
+        consts = [t.as_long() if isinstance(t, z3.IntNumRef) else None for t in idx]
         if all(c is not None for c in consts):
             flat = off + sum(c * st for c, st in zip(consts, strides))  # type: ignore[operator]
             return state[flat]
