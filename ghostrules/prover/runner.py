@@ -1,6 +1,8 @@
 """Run the proof obligations of a game's configurations and report them (behind `ghostrules prove`).
 
-Speed comes from three things:
+The termination row is in termination.py, counterexample scenario files in counterexamples.py.
+
+Speed comes from these things:
 
 - each obligation is solved with only the facts it can use: the ranges, pool totals and
   invariants of the slot families its formulas read (the other slots are unconstrained, so
@@ -31,8 +33,12 @@ import z3
 
 from ..engine.layout import Layout
 from ..spec.model import GameSpec
+
+# re-exported: the proof files and the tests import these from here
+from .counterexamples import counterexample_state, write_scenario  # noqa: F401
 from .local import LocalProver, Obligation
 from .symbolic import atom_definitions
+from .termination import _is_node, _walk, call_cycles, call_graph, termination_row  # noqa: F401
 
 KINDS = ("conservation", "range", "invariant", "requires", "options")
 # Kinds whose every obligation must be proved for `prove` to pass: all of them.
@@ -690,66 +696,6 @@ def property_rows(game: str, prop: str, kinds: Iterable[str], rule_ids: Iterable
     return rows
 
 
-def counterexample_state(game: Any, rec: dict[str, Any]) -> Any:
-    """The counterexample as an engine state: a set-up position (first chance outcomes) overlaid
-    with the solver's values for the slots the obligation reads, the procedure about to run with
-    the counterexample's arguments. The other slots do not matter to the obligation."""
-    values = set_up_values(game.spec)
-    for flat, v in (rec.get("values") or {}).items():
-        values[int(flat)] = v
-    import json
-    stack = [[rec["procedure"], 0, dict(rec.get("call") or {})]] if rec.get("procedure") in game.program.by_name \
-        else []
-    text = json.dumps({"game": game.spec.name, "settings": dict(game.spec.settings), "values": values,
-                       "stack": stack, "history": [], "outcome": None})
-    state = game.state_from_json(text, tracing=True)
-    probe = state.clone()
-    try:
-        probe._run()  # to the procedure's first decision or chance node (the engine's own loop)
-    except Exception as exc:  # noqa: BLE001 - the engine stops on the fault itself: keep the start
-        rec["replay"] = f"the engine stops: {exc}"
-        return state
-    rec["replay"] = "the engine runs it to " + ("the end of the game" if probe.is_terminal() else
-                                                "a chance node" if probe.is_chance_node() else "a decision")
-    return probe
-
-
-def write_scenario(game_name: str, config: str, rec: dict[str, Any], out_dir: Path, prop: str,
-                   specs_root: Any = None) -> str | None:
-    """Write a failed obligation's counterexample as a scenario file (ghostrules/query format);
-    the file is loaded back before it is kept. Returns its path (None if it cannot be written)."""
-    import ghostrules
-    from ..engine import Game
-    from ..query import scenario_text
-    from ..spec import load_spec
-    params: dict[str, Any] = {}
-    for part in config.split():
-        k, _, v = part.partition("=")
-        params[k] = int(v) if v.isdigit() else v
-    try:
-        spec = load_spec(game_name, root=Path(specs_root) if specs_root else None, **params)
-        try:
-            game = Game(spec)
-        except ghostrules.SpecError:  # a broken spec the engine refuses: show the position in the real game
-            game = ghostrules.load_game(game_name, **params)
-        state = counterexample_state(game, rec)
-        text = scenario_text(state)
-    except Exception as exc:  # noqa: BLE001 - the report must go on; say why there is no file
-        rec.setdefault("scenario_error", str(exc))
-        return None
-    header = (f"# Counterexample to {prop} ({config}): [{rec['rule']}] {rec['where']}: {rec['text']}\n"
-              f"# The state before {rec['procedure']} runs; `ghostrules ask FILE next` replays it.\n")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    slug = "".join(c if c.isalnum() else "_" for c in f"{prop}_{config}_{rec['rule']}")[:120]
-    path = out_dir / f"{slug}.yaml"
-    path.write_text(header + text, encoding="utf-8")
-    try:
-        ghostrules.load_scenario(str(path))
-    except Exception as exc:  # noqa: BLE001
-        rec.setdefault("scenario_error", f"written but does not load: {exc}")
-    return str(path)
-
-
 # ---- the properties, as rows per component and configuration (used by the files of proofs/) ----
 
 def _spec(game: str, options: dict[str, Any]) -> GameSpec:
@@ -796,87 +742,3 @@ def dead_end_rows(game: str, options: dict[str, Any]) -> list[dict[str, Any]]:
     spec = _spec(game, options)
     ids = sorted({s.rule for r in spec.rules for s in _walk(r.body) if _is_node(s)})
     return property_rows(game, "no dead ends: decisions and chance nodes", ["options"], ids, options)
-
-
-def _walk(stmts: Any) -> Iterator[Any]:
-    from .local import _stmts_of
-    return iter(_stmts_of(stmts))
-
-
-def _is_node(s: Any) -> bool:
-    from ..spec import model as M
-    return isinstance(s, (M.MenuStmt, M.RandomStmt))
-
-
-def call_graph(spec: GameSpec) -> dict[str, set[str]]:
-    """The graph 'procedure or triggered rule -> the procedures it calls and the rules it fires'."""
-    from ..spec import model as M
-    triggered: dict[str, list[str]] = {}
-    for r in spec.rules:
-        if r.kind == "trigger":
-            triggered.setdefault(r.on, []).append(f"rule:{r.id}")
-    edges: dict[str, set[str]] = {}
-    for r in spec.rules:
-        if r.kind not in ("procedure", "trigger"):
-            continue
-        me = r.name if r.kind == "procedure" else f"rule:{r.id}"
-        out = edges.setdefault(me, set())
-        for s in _walk(r.body):
-            if isinstance(s, M.CallStmt):
-                out.add(s.proc)
-            elif isinstance(s, M.EmitStmt):
-                out |= set(triggered.get(s.event, []))
-    return edges
-
-
-def call_cycles(spec: GameSpec) -> list[list[str]]:
-    """Cycles of the call graph. Without a cycle, the engine's deterministic run between two
-    decision or chance nodes is finite (for loops run over finite domains)."""
-    edges = call_graph(spec)
-    cycles: list[list[str]] = []
-    state: dict[str, int] = {}
-    path: list[str] = []
-
-    def visit(n: str) -> None:
-        state[n] = 1
-        path.append(n)
-        for m in sorted(edges.get(n, ())):
-            if state.get(m) == 1:
-                cycles.append(path[path.index(m):] + [m])
-            elif m not in state:
-                visit(m)
-        path.pop()
-        state[n] = 2
-
-    for n in sorted(edges):
-        if n not in state:
-            visit(n)
-    return cycles
-
-
-def termination_row(game: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Every cycle of the call/trigger graph passes through a rule that holds a decision or a
-    chance node (a roll, a draw), in its own body or in a procedure it calls: recursion goes
-    through the players or the dice, and the rest of the deterministic run is a finite unfolding
-    (for loops range over finite domains)."""
-    from ..spec import model as M
-    start = time.perf_counter()
-    spec = _spec(game, options)
-    with_node = {(r.name if r.kind == "procedure" else f"rule:{r.id}") for r in spec.rules
-                 if r.kind in ("procedure", "trigger")
-                 and any(isinstance(s, (M.MenuStmt, M.RandomStmt, M.RollStmt)) for s in _walk(r.body))}
-    edges = call_graph(spec)
-    grown = True
-    while grown:  # a rule that calls a rule holding a node holds one too
-        more = {n for n, out in edges.items() if n not in with_node and out & with_node}
-        with_node |= more
-        grown = bool(more)
-    cycles = call_cycles(spec)
-    bad = [c for c in cycles if not set(c) & with_node]
-    return {"property": "no dead ends: recursion passes through a decision or chance node", "configuration": "all",
-            "status": "failed" if bad else "proved", "seconds": round(time.perf_counter() - start, 3),
-            "rule_ids": sorted({r.id for r in spec.rules if (r.name or f"rule:{r.id}") in {n for c in cycles for n in c}
-                                or f"rule:{r.id}" in {n for c in cycles for n in c}}),
-            "detail": f"{len(cycles)} call/trigger cycles, each through a decision or chance node" if not bad else
-            "cycles without a decision or chance node: " + "; ".join(" -> ".join(c) for c in bad[:5]),
-            "counterexample": {"cycles": bad} if bad else None, "scenario": None}

@@ -1,0 +1,69 @@
+"""Counterexamples as positions: a failed obligation's model as an engine state and as a
+scenario file (ghostrules/query format) that loads back and replays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def counterexample_state(game: Any, rec: dict[str, Any]) -> Any:
+    """The counterexample as an engine state: a set-up position (first chance outcomes) overlaid
+    with the solver's values for the slots the obligation reads, the procedure about to run with
+    the counterexample's arguments. The other slots do not matter to the obligation."""
+    from .runner import set_up_values
+    values = set_up_values(game.spec)
+    for flat, v in (rec.get("values") or {}).items():
+        values[int(flat)] = v
+    import json
+    stack = [[rec["procedure"], 0, dict(rec.get("call") or {})]] if rec.get("procedure") in game.program.by_name \
+        else []
+    text = json.dumps({"game": game.spec.name, "settings": dict(game.spec.settings), "values": values,
+                       "stack": stack, "history": [], "outcome": None})
+    state = game.state_from_json(text, tracing=True)
+    probe = state.clone()
+    try:
+        probe._run()  # to the procedure's first decision or chance node (the engine's own loop)
+    except Exception as exc:  # noqa: BLE001 - the engine stops on the fault itself: keep the start
+        rec["replay"] = f"the engine stops: {exc}"
+        return state
+    rec["replay"] = "the engine runs it to " + ("the end of the game" if probe.is_terminal() else
+                                                "a chance node" if probe.is_chance_node() else "a decision")
+    return probe
+
+
+def write_scenario(game_name: str, config: str, rec: dict[str, Any], out_dir: Path, prop: str,
+                   specs_root: Any = None) -> str | None:
+    """Write a failed obligation's counterexample as a scenario file (ghostrules/query format);
+    the file is loaded back before it is kept. Returns its path (None if it cannot be written)."""
+    import ghostrules
+
+    from ..engine import Game
+    from ..query import scenario_text
+    from ..spec import load_spec
+    params: dict[str, Any] = {}
+    for part in config.split():
+        k, _, v = part.partition("=")
+        params[k] = int(v) if v.isdigit() else v
+    try:
+        spec = load_spec(game_name, root=Path(specs_root) if specs_root else None, **params)
+        try:
+            game = Game(spec)
+        except ghostrules.SpecError:  # a broken spec the engine refuses: show the position in the real game
+            game = ghostrules.load_game(game_name, **params)
+        state = counterexample_state(game, rec)
+        text = scenario_text(state)
+    except Exception as exc:  # noqa: BLE001 - the report must go on; say why there is no file
+        rec.setdefault("scenario_error", str(exc))
+        return None
+    header = (f"# Counterexample to {prop} ({config}): [{rec['rule']}] {rec['where']}: {rec['text']}\n"
+              f"# The state before {rec['procedure']} runs; `ghostrules ask FILE next` replays it.\n")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    slug = "".join(c if c.isalnum() else "_" for c in f"{prop}_{config}_{rec['rule']}")[:120]
+    path = out_dir / f"{slug}.yaml"
+    path.write_text(header + text, encoding="utf-8")
+    try:
+        ghostrules.load_scenario(str(path))
+    except Exception as exc:  # noqa: BLE001
+        rec.setdefault("scenario_error", f"written but does not load: {exc}")
+    return str(path)
