@@ -294,10 +294,7 @@ class SiteFinder(LocalProver):
         for opt in s.options:
             inner_facts = list(facts)
             if opt.var is not None and opt.domain is not None:
-                t = self._domain_type(opt.domain, scope)
-                var, dom = self.fresh(opt.var, t, may_be_none=False)
-                scope[opt.var] = (var, t)
-                inner_facts += [Fact(dom, frozenset()), Fact(self._member(var, opt.domain, scope), frozenset())]
+                inner_facts += self.bind(opt.var, opt.domain, scope)
             guard = self.cond(opt.cond, scope) if opt.cond is not None else z3.BoolVal(True)
             if opt.cond is not None:
                 inner_facts.append(Fact(guard, self.reads(opt.cond)))
@@ -309,10 +306,7 @@ class SiteFinder(LocalProver):
         return self.kill(facts, self._writes_of_options(s))
 
     def _random(self, s: M.RandomStmt, facts: list[Fact], scope: Scope) -> list[Fact]:
-        t = self._domain_type(s.domain, scope)
-        var, dom = self.fresh(s.var, t, may_be_none=False)
-        scope[s.var] = (var, t)
-        kept = facts + [Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())]
+        kept = facts + self.bind(s.var, s.domain, scope)
         if s.cond is not None:
             kept.append(Fact(self.cond(s.cond, scope), self.reads(s.cond)))
         return kept
@@ -358,10 +352,10 @@ class SiteFinder(LocalProver):
             return set().union(*[self.uses.of(x) for x in exprs if x is not None])
         return any(self.uses.of(x) for x in exprs if x is not None)
 
-    def walk_rule(self, rule: M.Rule) -> None:
+    def _start(self, rule: M.Rule, params: Iterable[tuple[str, str]]) -> tuple[Scope, list[Fact]]:
+        """A fresh walk of ``rule`` from the entry state: its parameters as symbols (none of them
+        none), no hints yet."""
         self.rule = rule
-        self.proc_name = rule.name if rule.kind == "procedure" else f"rule:{rule.id}"
-        params = rule.params if rule.kind == "procedure" else self.events[rule.on].params
         scope: Scope = {}
         facts: list[Fact] = []
         self.param_terms = {}
@@ -374,6 +368,11 @@ class SiteFinder(LocalProver):
             scope[name] = (term, t)
             self.param_terms[name] = term
             facts.append(Fact(dom, frozenset()))
+        return scope, facts
+
+    def walk_rule(self, rule: M.Rule) -> None:
+        self.proc_name = rule.name if rule.kind == "procedure" else f"rule:{rule.id}"
+        scope, facts = self._start(rule, rule.params if rule.kind == "procedure" else self.events[rule.on].params)
         for kind, e in (("requires", rule.requires), ("when", rule.when if rule.kind == "trigger" else None)):
             if e is not None:
                 self.site(kind, e, facts, scope, rule.id)
@@ -392,20 +391,10 @@ class SiteFinder(LocalProver):
         elif isinstance(s, (M.CallStmt, M.EmitStmt)):
             for _, x in s.args:
                 self.site("call", x, facts, scope, s.rule)
-        elif isinstance(s, M.ForStmt) and s.cond is not None and self.uses.of(s.cond):
-            t = self._domain_type(s.domain, scope)
-            var, dom = self.fresh(s.var, t, may_be_none=False)
+        elif isinstance(s, (M.ForStmt, M.RandomStmt)) and s.cond is not None and self.uses.of(s.cond):
             inner = dict(scope)
-            inner[s.var] = (var, t)
-            self.site("for", s.cond, facts, inner, s.rule,
-                      extra=[Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())])
-        elif isinstance(s, M.RandomStmt) and s.cond is not None and self.uses.of(s.cond):
-            t = self._domain_type(s.domain, scope)
-            var, dom = self.fresh(s.var, t, may_be_none=False)
-            inner = dict(scope)
-            inner[s.var] = (var, t)
-            self.site("random", s.cond, facts, inner, s.rule,
-                      extra=[Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())])
+            bound = self.bind(s.var, s.domain, scope, into=inner)
+            self.site("for" if isinstance(s, M.ForStmt) else "random", s.cond, facts, inner, s.rule, extra=bound)
         elif isinstance(s, M.MenuStmt):
             for opt in s.options:
                 if opt.cond is None or not self.uses.of(opt.cond):
@@ -413,10 +402,7 @@ class SiteFinder(LocalProver):
                 inner = dict(scope)
                 extra: list[Fact] = []
                 if opt.var is not None and opt.domain is not None:
-                    t = self._domain_type(opt.domain, scope)
-                    var, dom = self.fresh(opt.var, t, may_be_none=False)
-                    inner[opt.var] = (var, t)
-                    extra = [Fact(dom, frozenset()), Fact(self._member(var, opt.domain, scope), frozenset())]
+                    extra = self.bind(opt.var, opt.domain, scope, into=inner)
                 self.site("option", opt.cond, facts, inner, opt.rule, extra=extra)
         if isinstance(s, M.MenuStmt):
             return self.menu(s, facts, scope)
@@ -435,20 +421,7 @@ class SiteFinder(LocalProver):
             trig = ra if ra is not None and ra.kind == "trigger" else rb if rb is not None and rb.kind == "trigger" else None
             if trig is None:
                 continue
-            self.rule = trig
-            ev = self.events[trig.on]
-            scope: Scope = {}
-            facts: list[Fact] = []
-            self.param_terms = {}
-            self.hints = []
-            self.hint_reads = frozenset()
-            self.state = self.entry
-            self.state_facts = []
-            for name, t in ev.params:
-                term, dom = self.fresh(name, t, may_be_none=False)
-                scope[name] = (term, t)
-                self.param_terms[name] = term
-                facts.append(Fact(dom, frozenset()))
+            scope, facts = self._start(trig, self.events[trig.on].params)
 
             def fires(rule: M.Rule | None, enc: Encoder) -> Term:
                 if rule is None or rule.kind != "trigger" or rule.on != trig.on:

@@ -139,6 +139,14 @@ class LocalProver:
             return self.facts_of(e.left, scope) + self.facts_of(e.right, scope)
         return [Fact(self.cond(e, scope), self.reads(e))]
 
+    def bind(self, name: str, domain: E.Expr, scope: Scope, into: Scope | None = None) -> list[Fact]:
+        """``name`` as a fresh element of ``domain`` (never none), bound in ``into`` (default
+        ``scope``); returns the facts that say so (its type's range, its membership)."""
+        t = self._domain_type(domain, scope)
+        var, dom = self.fresh(name, t, may_be_none=False)
+        (scope if into is None else into)[name] = (var, t)
+        return [Fact(dom, frozenset()), Fact(self._member(var, domain, scope), frozenset())]
+
     def fresh(self, name: str, t: str, may_be_none: bool = True) -> tuple[Term, Term]:
         """A fresh symbol of a type; a parameter may be none, an element of a domain never is."""
         if t == "bool":
@@ -242,14 +250,12 @@ class LocalProver:
             after_else = self.block(s.other, facts + [neg], scope)
             return [f for f in facts if f in after_then and f in after_else]
         if isinstance(s, M.ForStmt):
-            var, dom = self.fresh(s.var, self._domain_type(s.domain, scope), may_be_none=False)
-            scope[s.var] = (var, self._domain_type(s.domain, scope))
+            bound = self.bind(s.var, s.domain, scope)
             # the body may run many times: facts it invalidates are gone for later iterations too;
             # the loop's condition is tested again before every iteration (ForNextI), so it holds
             # when the body starts whatever an earlier iteration did
             killed = self._writes_of(s.body)
-            inner = self.kill(facts, killed)
-            inner += [Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())]
+            inner = self.kill(facts, killed) + bound
             if s.cond is not None:
                 inner += self.facts_of(s.cond, scope)
             self.block(s.body, inner, scope)
@@ -276,9 +282,7 @@ class LocalProver:
                              if s.cond is not None else z3.BoolVal(True))
             self.oblige("options", s.rule, s.where, f"the chance node '{s.kind} {s.var}' has an outcome", facts,
                         z3.Or(conds) if conds else z3.BoolVal(False), scope, self.reads(s.cond) | self.reads(s.domain))
-            var, dom = self.fresh(s.var, t, may_be_none=False)
-            scope[s.var] = (var, t)
-            kept = facts + [Fact(dom, frozenset()), Fact(self._member(var, s.domain, scope), frozenset())]
+            kept = facts + self.bind(s.var, s.domain, scope)
             if s.cond is not None:
                 kept += self.facts_of(s.cond, scope)
             return kept
@@ -305,9 +309,7 @@ class LocalProver:
                     conds.append(self.enc.as_bool(self.enc.encode(opt.cond, self.state, inner)[0])
                                  if opt.cond is not None else z3.BoolVal(True))
                 offered.append(z3.Or(conds) if conds else z3.BoolVal(False))
-                var, dom = self.fresh(opt.var, t, may_be_none=False)
-                scope[opt.var] = (var, t)
-                inner_facts += [Fact(dom, frozenset()), Fact(self._member(var, opt.domain, scope), frozenset())]
+                inner_facts += self.bind(opt.var, opt.domain, scope)
             elif opt.cond is None:
                 offered.append(z3.BoolVal(True))
             else:

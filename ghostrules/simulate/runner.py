@@ -107,15 +107,21 @@ def _run_local(job: Job, games: int, workers: int, progress: Progress | None) ->
             if progress:
                 progress(1)
         return rows
-    rows = []
     # spawn: each worker starts a fresh interpreter, safe on every platform and with threads around
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
         futures = [pool.submit(play_chunk, job, c) for c in chunks(games, workers)]
-        for future in as_completed(futures):
-            done = future.result()
-            rows += done
-            if progress:
-                progress(len(done))
+        rows = _collect(as_completed(futures), progress)
+    return rows
+
+
+def _collect(finished: Any, progress: Progress | None) -> list[dict[str, Any]]:
+    """The rows of the chunks as their futures finish (any executor's), the progress told as they come."""
+    rows: list[dict[str, Any]] = []
+    for future in finished:
+        done = future.result()
+        rows += done
+        if progress:
+            progress(len(done))
     return rows
 
 
@@ -137,13 +143,7 @@ def _run_dask(job: Job, games: int, workers: int, progress: Progress | None, sch
                 client = own_client = Client(own_cluster)
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
         futures = [client.submit(play_chunk, job, c, pure=False) for c in chunks(games, n_workers)]
-        rows = []
-        for future in dask_completed(futures):
-            done = future.result()
-            rows += done
-            if progress:
-                progress(len(done))
-        return rows
+        return _collect(dask_completed(futures), progress)
     finally:
         if own_client is not None:
             own_client.close()
