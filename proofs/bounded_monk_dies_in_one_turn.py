@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ghostrules.prover.bounded import Question, report, search
-from ghostrules.query import load_scenario, scenario_text
+from ghostrules.prover.bounded import Question, report
+from ghostrules.prover.unroll import ask
+from ghostrules.query import scenario_text
 
 GAME = "ghost-stories"
 RULE_IDS = ("GS-YIN-5", "GS-YIN-6", "GS-CURSE-1", "GS-DEATH-1", "GS-LEVEL-TABLE")
-# the obligation kinds of the prover session this file reads (none: it runs its own search)
+# the obligation kinds of the prover session this file reads (none: it runs its own symbolic execution)
 KINDS = ()
 CONFIGURATION = "players=4 level=initiation edition=el easy=no"
 START = ("game: ghost-stories\nplayers: 4\nlevel: initiation\nedition: el\n"
@@ -27,9 +28,9 @@ QUESTION = Question(
     text="a monk at full Qi can die within one turn",
     goal="not alive[yellow]",
     turn="active",
-    # the action that kills him runs on to the next pause, in the next player's turn: the horizon
-    # takes that turn's beginning too, and run() checks in the trace that he died in his own turn
-    turns=2,
+    # his own turn: the goal is asked where it ends; run() also checks in the engine's trace of
+    # the witness that he died before the turn passed on
+    turns=1,
     guide="-10 * qi[yellow]",
     decide=("keep the Yin-Yang", "take no token", "stays on", "keep the power tokens", "takes no"),
     budget=2000,
@@ -37,15 +38,15 @@ QUESTION = Question(
 
 
 def run(options: dict[str, Any]) -> list[dict[str, Any]]:
-    start = load_scenario(START)
+    answer, start = ask(START, QUESTION)
     assert start.get("qi", "yellow") == start.eval("starting_qi"), "the monk must start at full Qi"
-    answer = search(start, QUESTION)
     own_turn = answer.status == "witness" and died_in_own_turn(start, answer.actions)
     if answer.status == "witness" and not own_turn:
         answer.status = "unknown"
     return [report(QUESTION, answer, start, scenario_text(start), CONFIGURATION, list(RULE_IDS),
                    options.get("out_dir"), "bounded_monk_dies_in_one_turn",
-                   "k = the yellow monk's one turn: the trace shows his death before the turn passes on")]
+                   "k = the yellow monk's one turn (symbolic execution of the specs' statements in Z3); the "
+                   "engine's trace of the witness shows his death before the turn passes on")]
 
 
 def died_in_own_turn(start: Any, actions: list[str]) -> bool:
