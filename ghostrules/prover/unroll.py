@@ -217,7 +217,7 @@ class Unroller:
         self._compiled: dict[Any, tuple[Fn, str]] = {}
         self._free: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
         self._keep: list[E.Expr] = []
-        self._probe = z3.Int("#probe")
+        self._constants = 0
         self.follow: list[tuple[int, ...]] | None = None   # follow mode (differential test)
         # concrete parts by the engine's closures; False: every expression through the Z3 encoder
         self.closures = True
@@ -332,7 +332,7 @@ class Unroller:
         """A copy of the path where ``lit`` holds, or None if it cannot. A condition on one chance
         constant splits its domain value by value (no solver call); a constant left with one
         value is replaced by it everywhere, so what follows is concrete again."""
-        names = [n for n, v in path.free.items() if not z3.substitute(lit, (v, self._probe)).eq(lit)]
+        names = self._mentioned(lit, path)
         if len(names) == 1 and (name := names.pop()) in path.doms:
             var, values = path.doms[name]
             kept = []
@@ -358,6 +358,20 @@ class Unroller:
         p = path.fork()
         p.cond.append(lit)
         return p
+
+    def _constant(self) -> Term:
+        """A fresh chance constant, named ``c<n>x`` so that its name occurs in a term's text only
+        where the constant does (no name is part of another)."""
+        self._constants += 1
+        return z3.Int(f"c{self._constants}x")
+
+    @staticmethod
+    def _mentioned(t: Term, path: Path) -> list[str]:
+        """The path's chance constants that occur in a term (one pass over its text in Z3)."""
+        if not path.free:
+            return []
+        text = t.sexpr()
+        return [n for n in path.free if n in text]
 
     def _pin(self, path: Path, name: str, var: Term, value: int) -> bool:
         """The chance constant ``var`` is ``value`` on this path: substitute it everywhere.
@@ -441,12 +455,35 @@ class Unroller:
             v, _ = self.val(a, path, scope)
             if isinstance(v, (int, bool)):
                 continue
+            mentioned = self._mentioned(v, path)
             for name, var in path.free.items():
-                if name in path.doms and not z3.substitute(v, (var, self._probe)).eq(v):
+                if name in path.doms and name in mentioned:
                     outs = []
                     for value in path.doms[name][1]:
-                        p = self.restrict(path, var == value)
-                        if p is not None:
+                        p = path.fork()
+                        if self._pin(p, name, var, value):
+                            outs.append(p)
+                    return outs
+        return None
+
+    def _split_seen(self, s: M.MenuStmt, path: Path, frame: Frame) -> list[Path] | None:
+        """A decision whose options read a chance outcome held in a local name (the card just
+        drawn) is split into one path per value of that outcome, and runs again in each: the
+        player sees the outcome before deciding, and the options' guards are then concrete."""
+        for opt in s.options:
+            for e in (opt.cond, opt.domain):
+                if e is None:
+                    continue
+                for n in self._names(e)[1]:
+                    v = frame.locals.get(n, (0, ""))[0]
+                    if isinstance(v, (int, bool)) or not z3.is_const(v) or str(v) not in path.doms:
+                        continue
+                    var, values = path.doms[str(v)]
+                    outs = []
+                    for value in values:
+                        p = path.fork()
+                        if self._pin(p, str(v), var, value):
+                            p.frames[-1].blocks[-1].i -= 1
                             outs.append(p)
                     return outs
         return None
@@ -602,6 +639,9 @@ class Unroller:
             path.frames.append(Frame(dict(scope), [Block(s.rule.body)]))
             return None
         if isinstance(s, M.MenuStmt):
+            split = self._split_seen(s, path, frame)
+            if split is not None:
+                return split
             return self._menu(s, path, frame, decide)
         if isinstance(s, M.RandomStmt):
             self._random(s, path, scope)
@@ -615,7 +655,7 @@ class Unroller:
                                                             (s.where.file, s.where.line), chance=True)]
             value: Value = faces[0]
             if len(faces) > 1:
-                var = z3.Int(f"{s.var}@{len(path.trail)}")
+                var = self._constant()
                 path.cond.append(z3.Or([var == f for f in faces]))
                 path.doms[str(var)] = (var, tuple(faces))
                 path.free[str(var)] = var
@@ -799,7 +839,7 @@ class Unroller:
         if len(members) == 1 and members[0][1] is True:
             value: Value = members[0][0]
         else:
-            var = z3.Int(f"{s.var}@{len(path.trail)}")
+            var = self._constant()
             path.cond.append(z3.Or([z3.And(var == self._term(v), self._as_bool(g)) for v, g in members]))
             path.free[str(var)] = var
             if all(isinstance(v, int) for v, _ in members):
