@@ -14,6 +14,7 @@ match the declared domains. A domain index that may be ``none`` is checked at ru
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any, Callable
 
 from ..spec import expr as E
@@ -68,12 +69,30 @@ def _within_list(x: int, n: int) -> list[int]:
     return [x] if 0 <= x < n else []
 
 
+def _no_text(v: list, L: dict) -> str:
+    return ""
+
+
+_no_text.reads = frozenset()  # type: ignore[attr-defined]
+
+
 def _div(x: int, y: int) -> int:
     return x // y if y else 0
 
 
 def _mod(x: int, y: int) -> int:
     return x % y if y else 0
+
+
+_NOT_STATIC = re.compile(r"\bv\b|\bL\b|\ba\d+\b")   # reads the state, a local or a definition's parameter
+_QVARS = re.compile(r"\b_q\d+\b")
+_MAY_FAIL = re.compile(r"\b(_bad|_ck|_d\d+)\(")  # a run-time check, or a definition that may hold one
+_READ = re.compile(r"L\['([^'\\]*)'\]")
+
+
+def reads(fn: Any, default: frozenset[str] | None = None) -> frozenset[str] | None:
+    """The names of locals ``fn`` reads, when known (compiled here, or marked by hand), else ``default``."""
+    return getattr(fn, "reads", default)
 
 
 _RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_match": _match, "_div": _div, "_mod": _mod}
@@ -107,6 +126,7 @@ class ExprCompiler:
         # name -> (code, number of values it can take when it is known to be a domain value)
         self._binds: dict[str, tuple[str, int | None]] = {}
         self.sources: list[str] = []  # every generated source, for audits (tests/test_expr.py)
+        self.block_sources: list[str] = []  # the blocks' sources (engine/blocks.py)
 
     # ---- entry points --------------------------------------------------------------------
     def compile(self, e: E.Expr, scope: Scope, where: Where, rule: str) -> tuple[Fn, str]:
@@ -184,7 +204,7 @@ class ExprCompiler:
                               for i, sym in enumerate(dom.symbols))
                 codes.append(f"_label({self._const(names)}, {code})")
         if not codes:
-            return lambda v, L: ""
+            return _no_text
         return self._function(codes[0] if len(codes) == 1 else f"''.join(({', '.join(codes)},))", where)
 
     def define_type(self, name: str) -> str:
@@ -194,7 +214,24 @@ class ExprCompiler:
     def _function(self, code: str, where: Where) -> Fn:
         self.sources.append(f"lambda v, L: {code}")
         source = compile(f"lambda v, L: {code}", f"<spec {where.file}:{where.line}>", "eval")
-        return eval(source, self._ns)  # noqa: S307 - source generated above from a checked AST
+        fn = eval(source, self._ns)  # noqa: S307 - source generated above from a checked AST
+        # the locals it reads (for the liveness of locals, engine/liveness.py): the generated code
+        # reads a local only as L['name'] (string constants live in the globals, never in the code)
+        if 'L["' not in code:
+            fn.reads = frozenset(_READ.findall(code))  # type: ignore[attr-defined]
+        fn.code = code  # type: ignore[attr-defined]  # for the blocks (engine/blocks.py), which write it in place
+        return fn
+
+    def constant(self, value: Any) -> str:
+        """The name under which generated code sees ``value`` (an instruction, a table, a function)."""
+        return self._const(value)
+
+    def define(self, source: str, filename: str) -> dict[str, Any]:
+        """Run generated definitions (the blocks of engine/blocks.py, built from instructions and the
+        sources above) in the expressions' namespace; returns that namespace."""
+        self.block_sources.append(source)
+        exec(compile(source, filename, "exec"), self._ns)  # noqa: S102 - generated from compiled instructions
+        return self._ns
 
     def _const(self, value: Any) -> str:
         """A name in the generated code's globals holding ``value`` (messages, tables)."""
@@ -304,7 +341,20 @@ class ExprCompiler:
             finally:
                 self._binds = outer
             return code, t
-        return f"{fname}({', '.join(['v', *codes])})", t
+        call = f"{fname}({', '.join(['v', *codes])})"
+        if self.optimise and t == "bool" and all(_is_simple(c) for c in codes):
+            first = _conjuncts(rule.value)
+            if len(first) > 1 and len(first[0].render()) <= INLINE_LIMIT:
+                # a larger condition ``a and b ...``: its first part is tested in place, and the call
+                # made only when it holds (a quantifier over cards mostly meets cards the first part rules out)
+                outer = self._binds
+                self._binds = {p: (c, n) for (p, _), c, n in zip(rule.params, codes, sizes)}
+                try:
+                    guard, _ = self._c(first[0], dict(rule.params))
+                finally:
+                    self._binds = outer
+                return f"({guard} and {call})", t
+        return call, t
 
     def _define_body(self, name: str) -> tuple[str, str]:
         """A definition becomes a global function ``_dN(v, a0, a1, ...)`` of its parameters."""
@@ -471,7 +521,10 @@ class ExprCompiler:
             conjuncts = _conjuncts(cond_e) if cond_e is not None else []
             if pattern is not None:
                 conjuncts = conjuncts[1:]
-            cond = " and ".join(self._bool(c, inner) for c in conjuncts) or None
+            codes = [self._bool(c, inner) for c in conjuncts]
+            if self.optimise and pattern is None and size is not None and codes:
+                values, codes = self._static_filter(q, size, values, codes)
+            cond = " and ".join(codes) or None
             body = None
             if body_e is not None:
                 body, btype = self._c(body_e, inner)
@@ -511,6 +564,29 @@ class ExprCompiler:
         if kind == "first":
             return f"next(({q} {head}), -1)", rtype
         return f"{kind}(({body} {head}), default=-1)", rtype
+
+    def _static_filter(self, q: str, size: int, values: str, codes: list[str]) -> tuple[str, list[str]]:
+        """Conditions on the bound variable alone (a card table, a constant) are decided here, once:
+        the domain becomes the tuple of its values that pass them, and they leave the loop. A
+        condition is taken only when none of those left before it can fail, so the same errors come."""
+        keep: list[str] = []
+        passing = list(range(size))
+        taken = False
+        quiet = True  # no condition kept so far can fail
+        for code in codes:
+            if quiet and _NOT_STATIC.search(code) is None and set(_QVARS.findall(code)) <= {q}:
+                try:
+                    test = eval(compile(f"lambda {q}: {code}", "<static filter>", "eval"), self._ns)  # noqa: S307
+                    passing = [x for x in passing if test(x)]
+                    taken = True
+                    continue
+                except Exception:  # noqa: BLE001 - not decidable here: it stays in the loop
+                    pass
+            keep.append(code)
+            quiet = quiet and _MAY_FAIL.search(code) is None
+        if not taken:
+            return values, codes
+        return self._const(tuple(passing)), keep
 
     def _equal_to_var(self, var: str, cond: E.Expr, scope: Scope, dtype: str) -> str | None:
         """The code of t when the condition is exactly ``var == t`` (or ``t == var``), t free of var."""

@@ -8,6 +8,7 @@ Each instruction keeps the rule ID and spec line it came from, for logs and erro
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from ..spec import model as M
@@ -16,7 +17,8 @@ from ..spec.expr import Expr
 from ..spec.model import GameSpec, Where
 from ..spec.source import SpecError
 from ..spec.statements import template_at
-from .compile_expr import ExprCompiler, Fn, Scope
+from .actions import Action
+from .compile_expr import ExprCompiler, Fn, Scope, reads
 from .layout import Layout
 
 
@@ -80,7 +82,10 @@ class EndI(Instr):
 
 
 class MenuOptionI:
-    __slots__ = ("label", "var", "values", "item_fns", "cond", "target", "rule", "type", "members")
+    # label_locals: when the label reads no slot, the locals it reads besides the option's own value,
+    # and actions: the Actions made so far, by (value, those locals); otherwise None
+    __slots__ = ("label", "var", "values", "item_fns", "cond", "target", "rule", "type", "members", "label_locals",
+                 "actions")
 
 
 class MenuI(Instr):
@@ -89,12 +94,15 @@ class MenuI(Instr):
 
 
 class RandomI(Instr):
-    __slots__ = ("kind", "var", "values", "item_fns", "cond", "type", "members")
+    # outcomes: value -> its Action, made when first needed (an outcome's label depends on its value alone)
+    __slots__ = ("kind", "var", "values", "item_fns", "cond", "type", "members", "outcomes")
     pauses = True
 
 
 class RollI(Instr):
-    __slots__ = ("die", "var", "faces", "type")
+    # keys, weights, total: the distinct faces, how many times each appears, the number of faces;
+    # outcome: face -> its Action (built once: a roll's outcomes never change)
+    __slots__ = ("die", "var", "faces", "type", "keys", "weights", "total", "outcome")
     pauses = True
 
 
@@ -163,6 +171,18 @@ class Program:
             self._dispatcher(event)
         for proc in self.procs:
             _thread_jumps(proc.code)
+        from .liveness import frame_keys  # it reads the instruction classes of this module
+        # per procedure: what identifies a frame at each instruction, for searches (None: all its locals)
+        self.frame_keys = [frame_keys(proc) for proc in self.procs]
+        for proc in self.procs:
+            for ins in proc.code:
+                if type(ins) is MenuI:
+                    for opt in ins.options:
+                        opt.label_locals = _label_locals(opt)
+                        opt.actions = {} if opt.label_locals is not None else None
+        from .blocks import compile_blocks
+        # per procedure, per instruction: the compiled run of instructions starting there, or None
+        self.blocks = compile_blocks(self)
         for name in (spec.setup, spec.turn):
             if name not in self.by_name:
                 raise SpecError(f"flow names unknown procedure {name!r}")
@@ -229,11 +249,12 @@ class Program:
         flags = [f"#done:{r.id}" for r in triggered]
 
         def pending(flag: str, cond: Fn | None) -> Fn:
-            return lambda v, L: not L.get(flag) and (cond is None or cond(v, L))
+            return _reading(lambda v, L: not L.get(flag) and (cond is None or cond(v, L)), [flag], cond)
         guards = [pending(f, c) for f, c in zip(flags, conds)]
         here = Where(f"event {event.name}", 0)
         top = len(code)
-        code.append(_mk(JumpIfNotI, "", here, cond=lambda v, L: any(g(v, L) for g in guards), target=-1))
+        code.append(_mk(JumpIfNotI, "", here, cond=_reading(lambda v, L: any(g(v, L) for g in guards), [], *guards),
+                        target=-1))
         menu = _mk(MenuI, "", here, by=by, prompt=f"which rule on '{event.name}' resolves next?", options=[],
                    auto=False, show=None)
         code.append(menu)
@@ -242,11 +263,11 @@ class Program:
             o.var, o.values, o.item_fns, o.type, o.members = None, None, None, "", None
             o.cond = guard
             text = rule.text.split(". ")[0][:60]
-            o.label = (lambda t: (lambda v, L: t))(f"{rule.id} first ({text})")
+            o.label = _reading((lambda t: (lambda v, L: t))(f"{rule.id} first ({text})"), [])
             o.rule = rule.id
             o.target = len(code)
             menu.options.append(o)
-            code.append(_mk(LetI, rule.id, rule.where, name=flag, value=lambda v, L: 1))
+            code.append(_mk(LetI, rule.id, rule.where, name=flag, value=_reading(lambda v, L: 1, [])))
             code.append(_mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args,
                             make=make))
             code.append(_mk(JumpI, rule.id, rule.where, target=top))
@@ -384,7 +405,7 @@ class Program:
             code.append(_mk(RandomI, s.rule, s.where, kind=s.kind, var=s.var,
                             values=values if isinstance(values, range) else None,
                             item_fns=None if isinstance(values, range) else values, cond=cond, type=dtype,
-                            members=members))
+                            members=members, outcomes={}))
             scope[s.var] = dtype
         elif isinstance(s, M.RollStmt):
             if s.die not in self.dice:
@@ -392,7 +413,12 @@ class Program:
             die = self.dice[s.die]
             dom = self.layout.domains[die.domain]
             faces = [dom.index(f) for f in die.faces]
-            code.append(_mk(RollI, s.rule, s.where, die=s.die, var=s.var, faces=faces, type=die.domain))
+            counts: dict[int, int] = {}
+            for f in faces:
+                counts[f] = counts.get(f, 0) + 1
+            outcome = {f: Action("roll", (f,), f"{s.die}: {self.layout.label(die.domain, f)}", s.rule) for f in counts}
+            code.append(_mk(RollI, s.rule, s.where, die=s.die, var=s.var, faces=faces, type=die.domain,
+                            keys=list(counts), weights=list(counts.values()), total=len(faces), outcome=outcome))
             scope[s.var] = die.domain
         elif isinstance(s, M.EndStmt):
             text = self.template(s.text, scope, s.where, s.rule) if s.text else None
@@ -425,8 +451,29 @@ def _thread_jumps(code: list[Instr]) -> None:
                 opt.target = final(opt.target)
 
 
+def _label_locals(opt: MenuOptionI) -> tuple[str, ...] | None:
+    code = getattr(opt.label, "code", None)
+    names = reads(opt.label)
+    if code is None or names is None or re.search(r"\bv\b", code):
+        return None
+    return tuple(sorted(names - {opt.var}))
+
+
 def _local(name: str) -> Fn:
-    return lambda v, L: L[name]
+    return _reading(lambda v, L: L[name], [name])
+
+
+def _reading(fn: Fn, names: list[str], *inner: Fn | None) -> Fn:
+    """``fn``, marked as reading the locals ``names`` and whatever the functions ``inner`` read
+    (unmarked when one of those is unknown), for the liveness analysis."""
+    known: frozenset[str] | None = frozenset(names)
+    for f in inner:
+        if f is not None:
+            r = reads(f)
+            known = None if r is None or known is None else known | r
+    if known is not None:
+        fn.reads = known  # type: ignore[attr-defined]
+    return fn
 
 
 __all__ = ["Program", "Procedure", "Instr", "Expr"]

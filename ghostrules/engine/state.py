@@ -122,24 +122,26 @@ class State:
         make, keys, weights, total = table
         actions = [make(k) for k in keys]
         self._offered = (len(self._history), actions)
-        return actions, weights, total
+        return actions, list(weights), total
 
     def _chance_table(self) -> tuple[Callable[[int], Action], list[int], list[int], int] | None:
         """(action maker, outcome keys, weights, total) of the current chance node, or None."""
         node = self._node()
         label = self.game.layout.label
         if isinstance(node, RollI):
-            counts: dict[int, int] = {}
-            for f in node.faces:
-                counts[f] = counts.get(f, 0) + 1
-            return (lambda f: Action("roll", (f,), f"{node.die}: {label(node.type, f)}", node.rule),
-                    list(counts), list(counts.values()), len(node.faces))
+            return node.outcome.__getitem__, node.keys, node.weights, node.total
         if isinstance(node, RandomI):
             members = self._random_members(node)
             if not members:
                 raise SpecRuntimeError("chance node with no outcomes", node.rule, str(node.where))
-            return (lambda x: Action(node.kind, (x,), f"{node.kind}: {label(node.type, x)}", node.rule),
-                    members, [1] * len(members), len(members))
+            outcomes = node.outcomes
+
+            def make(x: int) -> Action:
+                action = outcomes.get(x)
+                if action is None:
+                    action = outcomes[x] = Action(node.kind, (x,), f"{node.kind}: {label(node.type, x)}", node.rule)
+                return action
+            return make, members, [1] * len(members), len(members)
         return None
 
     def _sample(self, u: int, scale: int) -> Action:
@@ -263,22 +265,47 @@ class State:
         saved = (list(self.values), [[f[0], f[1], dict(f[2])] for f in self.stack], len(self._history),
                  len(self._log), self._outcome)
         try:
-            frame = self.stack[-1]
-            if isinstance(node, MenuI):
-                self._take_option(node, frame, chosen, forced=False)
-            else:
-                frame[2][node.var] = chosen.key[0]
-                frame[1] += 1
-                if self.tracing:
-                    self._note(node.rule, node.kind if isinstance(node, RandomI) else "roll", chosen.label)
-            self._history.append(chosen)
-            self._run()
+            self._advance(node, chosen)
         except BaseException:
             self.values, self.stack = saved[0], saved[1]
             del self._history[saved[2]:]
             del self._log[saved[3]:]
             self._outcome = saved[4]
             raise
+
+    def child(self, action: Action | str) -> "State":
+        """A new state: this one with ``action`` applied; this one is left as it was (OpenSpiel's
+        ``State.child``). The same as ``clone()`` then ``apply_action(action)``, in one copy: on an
+        error the new state is dropped, so there is nothing to restore."""
+        node = self._node()
+        if node is None:
+            raise IllegalActionError("the game is over", self._outcome.rule_id if self._outcome else "", action)
+        chosen = self._resolve(node, action)
+        other = State.__new__(State)  # the fields set here, without __init__'s defaults
+        other.game = self.game
+        other.values = self.values[:]
+        other.stack = [[f[0], f[1], f[2].copy()] for f in self.stack]
+        other._history = self._history[:]
+        other._log = self._log[:]
+        other._outcome = self._outcome
+        other.tracing = self.tracing
+        other._steps = 0
+        other._offered = None
+        other._advance(node, chosen)
+        return other
+
+    def _advance(self, node: Any, chosen: Action) -> None:
+        """Take ``chosen`` (an action of ``node``, the pending node) and run to the next node."""
+        frame = self.stack[-1]
+        if isinstance(node, MenuI):
+            self._take_option(node, frame, chosen, forced=False)
+        else:
+            frame[2][node.var] = chosen.key[0]
+            frame[1] += 1
+            if self.tracing:
+                self._note(node.rule, node.kind if isinstance(node, RandomI) else "roll", chosen.label)
+        self._history.append(chosen)
+        self._run()
 
     def _take_option(self, node: MenuI, frame: list[Any], chosen: Action, forced: bool) -> None:
         opt_index, value = chosen.key
@@ -354,16 +381,26 @@ class State:
                 values: Iterable[int] = opt.members(v, base)  # the values for which the guard holds
             else:
                 values = [x for x in self._option_values(opt, base) if opt.cond is None or opt.cond(v, _bound(L, var, x))]
+            made = opt.actions  # the label reads no slot: the same value and locals make the same Action
             for value in values:
                 if var is not None:
                     L[var] = value
-                label = opt.label(v, L)
+                if made is not None:
+                    at = (value, *map(L.get, opt.label_locals)) if opt.label_locals else value
+                    action = made.get(at)
+                    if action is None:
+                        action = made[at] = Action("choose", (o_index, value), opt.label(v, L), opt.rule)
+                    label = action.label
+                else:
+                    action = None
+                    label = opt.label(v, L)
                 if label in seen:
                     seen[label] += 1
                     label = f"{label} #{seen[label]}"
+                    action = None
                 else:
                     seen[label] = 1
-                out.append(Action("choose", (o_index, value), label, opt.rule))
+                out.append(action if action is not None else Action("choose", (o_index, value), label, opt.rule))
             if var is not None:  # the next option sees the frame's own value of the name
                 if var in base:
                     L[var] = base[var]
@@ -386,6 +423,7 @@ class State:
         written back to the frame when it calls, pauses or fails."""
         program = self.game.program
         procs = program.procs
+        all_blocks = program.blocks
         v = self.values
         stack = self.stack
         layout = self.game.layout
@@ -396,27 +434,42 @@ class State:
                 stack.append([program.by_name[self.game.spec.turn].index, 0, {}])
             frame = stack[-1]
             code = procs[frame[0]].code
+            blocks = all_blocks[frame[0]]
             L = frame[2]
             pc = frame[1]
             ins = code[pc]
             try:
                 while True:
-                    ins = code[pc]
                     budget -= 1
                     if budget < 0:
+                        ins = code[pc]
                         raise SpecRuntimeError("no decision or chance node reached after many steps (endless loop?)",
                                                ins.rule, str(ins.where))
+                    block = blocks[pc]
+                    if block is not None:  # a run of plain instructions, compiled (engine/blocks.py)
+                        pc = block(self, v, L, tracing)
+                        continue
+                    ins = code[pc]
                     t = type(ins)
                     if t is JumpIfNotI:
                         pc = pc + 1 if ins.cond(v, L) else ins.target
-                    elif t is CallI:
-                        new_locals = ins.make(v, L)
+                    elif t is CallI:  # the callee's frame becomes the current one, without leaving this loop
+                        L = ins.make(v, L)
                         frame[1] = pc + 1
-                        stack.append([ins.proc, 0, new_locals])
-                        break
+                        frame = [ins.proc, 0, L]
+                        stack.append(frame)
+                        code = procs[ins.proc].code
+                        blocks = all_blocks[ins.proc]
+                        pc = 0
                     elif t is RetI:
                         stack.pop()
-                        break
+                        if not stack:
+                            break
+                        frame = stack[-1]
+                        code = procs[frame[0]].code
+                        blocks = all_blocks[frame[0]]
+                        L = frame[2]
+                        pc = frame[1]
                     elif t is SetI:
                         idx = ins.index(v, L)
                         val = ins.value(v, L)
@@ -495,13 +548,27 @@ class State:
                     else:  # pragma: no cover
                         raise SpecRuntimeError(f"unknown instruction {ins!r}")
             except SpecRuntimeError as exc:
+                pc = getattr(exc, "block_pc", pc)  # the instruction of a block that failed
+                ins = code[pc]
                 frame[1] = pc
                 if exc.where:
                     raise
                 raise SpecRuntimeError(str(exc), ins.rule, str(ins.where)) from None
             except (KeyError, IndexError, TypeError) as exc:
+                pc = getattr(exc, "block_pc", pc)
+                ins = code[pc]
                 frame[1] = pc
                 raise SpecRuntimeError(f"internal fault while running: {exc!r}", ins.rule, str(ins.where)) from exc
+
+    # ---- what the blocks (engine/blocks.py) call when an instruction needs more than a line ----
+    def _out_of_range(self, idx: int, val: int, lo: int, hi: int) -> None:
+        raise SpecRuntimeError(f"{self.game.layout.name_of(idx)} cannot be {val} (range {lo}..{hi})")
+
+    def _trace_set(self, ins: SetI, idx: int, val: int) -> None:
+        self._note(ins.rule, "set", f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
+
+    def _precondition_fails(self, ins: RequireI) -> None:
+        raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
 
     def _show(self, flat: int, value: int) -> str:
         layout = self.game.layout

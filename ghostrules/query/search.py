@@ -9,6 +9,7 @@ for a goal within a number of actions and returns a witness line.
 from __future__ import annotations
 
 import sys
+from math import gcd
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -31,10 +32,35 @@ def frames_key(frames: list[list[Any]]) -> tuple[Any, ...]:
     return tuple((f[0], f[1], tuple(sorted(f[2].items()))) for f in frames)
 
 
+def live_frames_key(state: State) -> tuple[Any, ...]:
+    """The stack as far as the rest of play can tell: each frame's procedure, instruction and live
+    locals (engine/liveness.py), so a local no path reads again (a finished loop's last value)
+    does not tell two positions apart, and inside a counted loop, the passes it has left."""
+    return frames_live_key(state, state.stack)
+
+
+def frames_live_key(state: State, frames: list[list[Any]]) -> tuple[Any, ...]:
+    """``live_frames_key`` of some of the state's frames."""
+    keys = state.game.program.frame_keys
+    out = []
+    for proc, pc, L in frames:
+        k = keys[proc]
+        if k is None:
+            out.append((proc, pc, tuple(sorted(L.items()))))
+            continue
+        names, loops = k[pc]
+        if loops:
+            out.append((proc, pc, tuple(map(L.get, names)), tuple([loop.passes_left(L) for loop in loops])))
+        else:
+            out.append((proc, pc, tuple(map(L.get, names))))
+    return tuple(out)
+
+
 def position_key(state: State) -> tuple[Any, ...]:
-    """What identifies a position: its values, its stack and its outcome (not how it was reached)."""
+    """What identifies a position: its values, its stack (live locals only) and its outcome (not how
+    it was reached)."""
     o = state.outcome()
-    return (tuple(state.values), frames_key(state.stack), (o.result, o.rule_id) if o else None)
+    return (tuple(state.values), live_frames_key(state), (o.result, o.rule_id) if o else None)
 
 
 class KnownOutcomes:
@@ -46,21 +72,28 @@ class KnownOutcomes:
     def outcomes(self, state: State, cursor: tuple[tuple[str, int], ...]) -> tuple[list[tuple[Action, Fraction]],
                                                                                  tuple[tuple[str, int], ...]]:
         """The chance outcomes here (only the known one, if this node's type has one left) and the new cursor."""
-        outs = state.chance_outcomes()
-        node = node_of(state)
-        if isinstance(node, RandomI) and node.type in self.known:
-            used = dict(cursor)
-            k = used.get(node.type, 0)
-            if k < len(self.known[node.type]):
-                want = self.known[node.type][k]
-                for a, _ in outs:
-                    if a.key == (want,):
-                        used[node.type] = k + 1
-                        return [(a, Fraction(1))], tuple(sorted(used.items()))
-                name = state.game.layout.label(node.type, want)
-                raise ValueError(f"the known next {node.type} {name!r} cannot come here "
-                                 f"({state.prompt()}: it is not among the {len(outs)} possible outcomes)")
-        return outs, cursor
+        actions, weights, total, nxt = self.weights(state, cursor)
+        return [(a, Fraction(w, total)) for a, w in zip(actions, weights)], nxt
+
+    def weights(self, state: State, cursor: tuple[tuple[str, int], ...]) -> tuple[list[Action], list[int], int,
+                                                                                tuple[tuple[str, int], ...]]:
+        """Like ``outcomes``, as integer weights and their total (probability = weight / total)."""
+        actions, weights, total = state.chance_weights()
+        if self.known:
+            node = node_of(state)
+            if isinstance(node, RandomI) and node.type in self.known:
+                used = dict(cursor)
+                k = used.get(node.type, 0)
+                if k < len(self.known[node.type]):
+                    want = self.known[node.type][k]
+                    for a in actions:
+                        if a.key == (want,):
+                            used[node.type] = k + 1
+                            return [a], [1], 1, tuple(sorted(used.items()))
+                    name = state.game.layout.label(node.type, want)
+                    raise ValueError(f"the known next {node.type} {name!r} cannot come here "
+                                     f"({state.prompt()}: it is not among the {len(actions)} possible outcomes)")
+        return actions, weights, total, cursor
 
 
 @attrs.define
@@ -73,13 +106,15 @@ class Horizon:
     prefix: tuple[Any, ...]
     mode: str = "frame"
     description: str = ""
+    below: list[list[Any]] | None = None  # the frames under the horizon's frame, as they were
 
     @classmethod
     def at_frame(cls, state: State, index: int, mode: str = "frame") -> Horizon:
         frames = state.stack
         name = state.game.program.procs[frames[index][0]].name
         text = (f"until {name} returns" if mode == "frame" else "until the next decision with a choice")
-        return cls(index + 1, frames[index][0], frames_key(frames[:index]), mode, text)
+        return cls(index + 1, frames[index][0], frames_key(frames[:index]), mode, text,
+                   [[f[0], f[1], dict(f[2])] for f in frames[:index]])
 
     def inside(self, state: State) -> bool:
         if state.is_terminal():
@@ -87,6 +122,8 @@ class Horizon:
         st = state.stack
         if len(st) < self.depth or st[self.depth - 1][0] != self.proc:
             return False
+        if self.below is not None:  # the same test as on the prefix key, on the frames themselves
+            return st[:self.depth - 1] == self.below
         return frames_key(st[:self.depth - 1]) == self.prefix
 
 
@@ -110,7 +147,8 @@ class Odds:
         self.known = known or KnownOutcomes()
         self.ceiling = ceiling
         self.budget = budget
-        self.memo: dict[Any, tuple[Fraction, dict[Any, Fraction]]] = {}
+        self.memo: dict[Any, tuple[tuple[int, int], dict[Any, tuple[int, int]]]] = {}
+
         self.policy: dict[Any, str] = {}
         self.rules: dict[str, None] = {}
         self.positions = 0
@@ -121,66 +159,100 @@ class Odds:
         try:
             s = state.clone()
             s.tracing = False
-            return self._value(s, cursor)
+            (n, d), dist = self._value(s, cursor)
+            return Fraction(n, d), {label: Fraction(*q) for label, q in dist.items()}
         finally:
             sys.setrecursionlimit(old)
 
-    def _child(self, s: State, action: Action) -> State:
-        c = s.clone()
-        c.apply_action(action)
-        return c
+    # Inside the search a value or a probability is a pair (numerator, denominator) of ints, not yet
+    # reduced: Fraction arithmetic would cost more than the rest of the search. solve() returns Fractions.
+    def _key(self, s: State) -> tuple[Any, bool]:
+        """(what identifies the position in this search, whether it is inside the horizon). Inside,
+        the frames under the horizon's frame are the same in every position, so they are left out."""
+        if self.horizon.inside(s):
+            return (tuple(s.values), frames_live_key(s, s.stack[self.horizon.depth - 1:])), True
+        return position_key(s), False
 
-    def _value(self, s: State, cursor: tuple[tuple[str, int], ...]) -> tuple[Fraction, dict[Any, Fraction]]:
-        key = (position_key(s), cursor)
+    def _value(self, s: State, cursor: tuple[tuple[str, int], ...]) -> tuple[tuple[int, int], dict[Any, tuple[int, int]]]:
+        position, inside = self._key(s)
+        key = (position, cursor)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
         self.positions += 1
         if self.positions > self.budget:
             raise TooLarge(f"more than {self.budget} positions before the horizon")
-        if not self.horizon.inside(s):
-            value, label = self.leaf(s)
-            if s.is_terminal() and s.outcome() is not None:
-                self.rules[s.outcome().rule_id] = None  # type: ignore[union-attr]
-            out = (Fraction(value), {label: Fraction(1)})
+        out: tuple[tuple[int, int], dict[Any, tuple[int, int]]]
+        if not inside:
+            out = self._leaf(s)
         elif s.is_chance_node():
-            self.rules[s.node_rule()] = None
-            outcomes, nxt = self.known.outcomes(s, cursor)
-            total = Fraction(0)
-            dist: dict[Any, Fraction] = {}
-            for action, p in outcomes:
-                v, d = self._value(self._child(s, action), nxt)
-                total += p * v
-                for label, q in d.items():
-                    dist[label] = dist.get(label, Fraction(0)) + p * q
-            out = (total, dist)
+            out = self._chance(s, cursor)
         else:
             actions = s.legal_actions()
             if len(actions) > 1 and self.horizon.mode == "decision":
-                value, label = self.leaf(s)
-                out = (Fraction(value), {label: Fraction(1)})
+                out = self._leaf(s)
             elif len(actions) == 1:
                 self.rules[actions[0].rule or s.node_rule()] = None
-                out = self._value(self._child(s, actions[0]), cursor)
+                out = self._value(s.child(actions[0]), cursor)
             else:
-                self.rules[s.node_rule()] = None
-                best: tuple[Fraction, dict[Any, Fraction]] | None = None
-                best_label = ""
-                for action in actions:
-                    v, d = self._value(self._child(s, action), cursor)
-                    if best is None or v > best[0]:
-                        best, best_label = (v, d), action.label
-                    if self.ceiling is not None and v >= self.ceiling:
-                        break
-                assert best is not None
-                self.policy[key] = best_label
-                out = best
+                out = self._decision(s, key, actions, cursor)
         self.memo[key] = out
         return out
 
+    def _chance(self, s: State, cursor: tuple[tuple[str, int], ...]) -> tuple[tuple[int, int], dict[Any, tuple[int, int]]]:
+        self.rules[s.node_rule()] = None
+        actions, weights, total, nxt = self.known.weights(s, cursor)
+        num, den = 0, 1  # the sum of weight * value over the outcomes
+        dist: dict[Any, tuple[int, int]] = {}
+        for action, w in zip(actions, weights):
+            (vn, vd), d = self._value(s.child(action), nxt)
+            num, den = _add(num, den, w * vn, vd)
+            for label, (qn, qd) in d.items():
+                pn, pd = dist.get(label, (0, 1))
+                dist[label] = _add(pn, pd, w * qn, qd)
+        return _reduce(num, den * total), {label: _reduce(pn, pd * total) for label, (pn, pd) in dist.items()}
+
+    def _decision(self, s: State, key: Any, actions: list[Action],
+                  cursor: tuple[tuple[str, int], ...]) -> tuple[tuple[int, int], dict[Any, tuple[int, int]]]:
+        self.rules[s.node_rule()] = None
+        best: tuple[tuple[int, int], dict[Any, tuple[int, int]]] | None = None
+        best_label = ""
+        ceiling = self.ceiling
+        for action in actions:
+            v = self._value(s.child(action), cursor)
+            vn, vd = v[0]
+            if best is None or vn * best[0][1] > best[0][0] * vd:
+                best, best_label = v, action.label
+            if ceiling is not None and vn * ceiling.denominator >= ceiling.numerator * vd:
+                break
+        assert best is not None
+        self.policy[key] = best_label
+        return best
+
+    def _leaf(self, s: State) -> tuple[tuple[int, int], dict[Any, tuple[int, int]]]:
+        value, label = self.leaf(s)
+        o = s.outcome()
+        if o is not None:
+            self.rules[o.rule_id] = None
+        value = Fraction(value)
+        return (value.numerator, value.denominator), {label: (1, 1)}
+
     def best_action(self, state: State, cursor: tuple[tuple[str, int], ...] = ()) -> str | None:
         """The decision this search takes in ``state`` (after ``solve``), if it had a choice there."""
-        return self.policy.get((position_key(state), cursor))
+        return self.policy.get((self._key(state)[0], cursor))
+
+
+def _add(n1: int, d1: int, n2: int, d2: int) -> tuple[int, int]:
+    """n1/d1 + n2/d2 (denominators positive), not reduced beyond a common denominator."""
+    if d1 == d2:
+        return n1 + n2, d1
+    g = gcd(d1, d2)
+    return n1 * (d2 // g) + n2 * (d1 // g), d1 // g * d2
+
+
+def _reduce(n: int, d: int) -> tuple[int, int]:
+    g = gcd(n, d)
+    return (n // g, d // g) if g > 1 else (n, d)
 
 
 @attrs.define

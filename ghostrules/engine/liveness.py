@@ -1,0 +1,236 @@
+"""Which locals of a frame can still matter: a backward liveness analysis of each procedure.
+
+A local is *live* at an instruction when some path from there reads it before writing it. Two
+frames of the same procedure at the same instruction whose live locals are equal behave the same
+from then on, whatever their dead locals hold (the last face of a finished loop, a counter of a
+loop that has exited). Searches use this to recognise one position reached in several ways
+(``State.position_key``); nothing in the run of a game depends on it.
+
+The reads of an instruction come from its compiled functions (``compile_expr.reads``). A function
+whose reads are unknown makes every local of its procedure live everywhere (the safe answer).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .compile_expr import reads
+from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, Procedure, RandomI,
+                      RequireI, RetI, RollI, SayI, SetI)
+
+
+class _Unknown(Exception):
+    """An instruction reads locals that cannot be listed."""
+
+
+def _r(fn: Any) -> frozenset[str]:
+    if fn is None:
+        return frozenset()
+    names = reads(fn)
+    if names is None:
+        raise _Unknown
+    return names
+
+
+def _rs(fns: Any) -> frozenset[str]:
+    out: frozenset[str] = frozenset()
+    for fn in fns or ():
+        out |= _r(fn)
+    return out
+
+
+def _edges(code: list[Any], pc: int) -> tuple[frozenset[str], list[tuple[int, frozenset[str]]]]:
+    """(locals read by instruction pc, [(successor pc, locals it writes on that edge)])."""
+    ins = code[pc]
+    t = type(ins)
+    none: frozenset[str] = frozenset()
+    if t is JumpIfNotI:
+        return _r(ins.cond), [(pc + 1, none), (ins.target, none)]
+    if t is JumpI:
+        return none, [(ins.target, none)]
+    if t is SetI:
+        return _r(ins.index) | _r(ins.value), [(pc + 1, none)]
+    if t is MoveI:
+        return _r(ins.src) | _r(ins.dst) | _r(ins.amount), [(pc + 1, none)]
+    if t is LetI:
+        return _r(ins.value), [(pc + 1, frozenset((ins.name,)))]
+    if t is ForInitI:
+        return none, [(pc + 1, frozenset((ins.counter,)))]
+    if t is ForNextI:
+        # the loop variable is bound before the filter is tested, so the filter's read of it is not
+        # a read of the old value; on exit the counter is removed, the variable may keep its old value
+        used = frozenset((ins.counter,)) | _rs(ins.item_fns) | (_r(ins.cond) - {ins.var})
+        return used, [(pc + 1, frozenset((ins.var, ins.counter))), (ins.exit, frozenset((ins.counter,)))]
+    if t is CallI:
+        return _r(ins.make) | _rs(f for _, f in ins.args or ()), [(pc + 1, none)]
+    if t is SayI:
+        return _r(ins.text), [(pc + 1, none)]
+    if t is RequireI:
+        return _r(ins.cond), [(pc + 1, none)]
+    if t is RetI:
+        return none, []
+    if t is EndI:
+        return _r(ins.text), []
+    if t is RollI:
+        return none, [(pc + 1, frozenset((ins.var,)))]
+    if t is RandomI:
+        used = _r(ins.members) | _rs(ins.item_fns) | (_r(ins.cond) - {ins.var})
+        return used, [(pc + 1, frozenset((ins.var,)))]
+    if t is MenuI:
+        used = _r(ins.by) | _r(ins.show)
+        succ = []
+        for opt in ins.options:
+            own = frozenset((opt.var,)) if opt.var is not None else none
+            used |= _r(opt.members) | _rs(opt.item_fns) | ((_r(opt.cond) | _r(opt.label)) - own)
+            succ.append((opt.target, own))
+        return used, succ
+    raise _Unknown
+
+
+def live_locals(proc: Procedure) -> list[tuple[str, ...]] | None:
+    """For each instruction of ``proc``, the names of the locals live on entry to it (sorted), or
+    None when some read cannot be listed (then every local counts)."""
+    code = proc.code
+    try:
+        edges = [_edges(code, pc) for pc in range(len(code))]
+    except _Unknown:
+        return None
+    return [tuple(sorted(names)) for names in _solve(edges)]
+
+
+def _solve(edges: list[tuple[frozenset[str], list[tuple[int, frozenset[str]]]]]) -> list[frozenset[str]]:
+    n = len(edges)
+    live: list[frozenset[str]] = [frozenset()] * n
+    changed = True
+    while changed:  # to the fixed point; procedures are short
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            used, succ = edges[pc]
+            out = used
+            for target, written in succ:
+                if 0 <= target < n:
+                    out = out | (live[target] - written)
+            if out != live[pc]:
+                live[pc] = out
+                changed = True
+    return live
+
+
+class CountedLoop:
+    """A loop whose progress a position key may state as the number of passes left.
+
+    ``for x in [constants] if cond`` where the body reads neither ``x`` nor the loop's counter, and
+    ``cond`` reads no slot and only locals the body does not write: the passes still to come are
+    then fixed by the counter and those locals, and only their number matters, so (counter, locals)
+    pairs that leave the same number of passes make the same position (three dice rolled of four,
+    or one of two, both leave one die to roll)."""
+
+    __slots__ = ("head", "exit", "counter", "var", "values", "cond", "cond_locals", "_counts")
+
+    def __init__(self, head: int, ins: ForNextI, values: tuple[int, ...], cond_locals: tuple[str, ...]) -> None:
+        self.head, self.exit, self.counter, self.var = head, ins.exit, ins.counter, ins.var
+        self.values, self.cond, self.cond_locals = values, ins.cond, cond_locals
+        self._counts: dict[tuple[Any, ...], int] = {}
+
+    def passes_left(self, L: dict[str, Any]) -> Any:
+        at = (L.get(self.counter), *map(L.get, self.cond_locals))
+        hit = self._counts.get(at)
+        if hit is None:
+            if None in at:  # not inside the loop as expected: state the raw values
+                return ("raw", at)
+            i = at[0]
+            if self.cond is None:
+                hit = len(self.values) - i
+            else:
+                scope = dict(zip(self.cond_locals, at[1:]))
+                hit = 0
+                for x in self.values[i:]:
+                    scope[self.var] = x
+                    if self.cond([], scope):
+                        hit += 1
+            self._counts[at] = hit
+        return hit
+
+
+_READS_SLOTS = re.compile(r"\bv\b")
+
+
+def _constant_items(ins: ForNextI) -> tuple[int, ...] | None:
+    if ins.values is not None:
+        return tuple(ins.values)
+    out = []
+    for fn in ins.item_fns:
+        code = getattr(fn, "code", None)
+        if code is None or reads(fn) != frozenset() or _READS_SLOTS.search(code):
+            return None
+        out.append(fn([], {}))
+    return tuple(out)
+
+
+def _writes(ins: Any) -> set[str]:
+    t = type(ins)
+    if t is LetI:
+        return {ins.name}
+    if t is ForInitI:
+        return {ins.counter}
+    if t is ForNextI:
+        return {ins.var, ins.counter}
+    if t is RollI or t is RandomI:
+        return {ins.var}
+    if t is MenuI:
+        return {o.var for o in ins.options if o.var is not None}
+    return set()
+
+
+def frame_keys(proc: Procedure) -> list[tuple[tuple[str, ...], tuple[CountedLoop, ...]]] | None:
+    """What a position key takes from a frame of ``proc`` at each instruction: (the live locals, the
+    counted loops (``CountedLoop``) it is inside). None: every local counts (reads not known)."""
+    code = proc.code
+    n = len(code)
+    try:
+        edges = [_edges(code, pc) for pc in range(n)]
+    except _Unknown:
+        return None
+    live = _solve(edges)
+    loops: dict[int, CountedLoop] = {}
+    for head, ins in enumerate(code):
+        if type(ins) is not ForNextI or not head < ins.exit <= n:
+            continue
+        body = range(head + 1, ins.exit)
+        # structured: the body is entered only through the head and leaves only to the head or the exit
+        if any(t not in range(head, ins.exit + 1) for pc in body for t, _ in edges[pc][1]) or \
+                any(t in body for pc in range(n) if pc not in body and pc != head for t, _ in edges[pc][1]):
+            continue
+        if ins.var in live[head + 1] or (ins.exit < n and ins.var in live[ins.exit]):
+            continue
+        values = _constant_items(ins)
+        if values is None:
+            continue
+        cond_locals: tuple[str, ...] = ()
+        if ins.cond is not None:
+            code_text = getattr(ins.cond, "code", None)
+            names = reads(ins.cond)
+            if code_text is None or names is None or _READS_SLOTS.search(code_text):
+                continue
+            cond_locals = tuple(sorted(names - {ins.var}))
+            if any(set(cond_locals) & _writes(code[pc]) for pc in body):
+                continue
+        loops[head] = CountedLoop(head, ins, values, cond_locals)
+    if not loops:
+        return [(tuple(sorted(x)), ()) for x in live]
+    # inside counted loops, their heads read neither the counter nor the locals of the condition:
+    # the numbers of passes left stand for them (other loops' heads read as usual)
+    solved: dict[tuple[int, ...], list[frozenset[str]]] = {(): live}
+    out: list[tuple[tuple[str, ...], tuple[CountedLoop, ...]]] = []
+    for pc in range(n):
+        around = tuple(loop for head, loop in sorted(loops.items()) if head <= pc < loop.exit)
+        heads = tuple(loop.head for loop in around)
+        if heads not in solved:
+            counted = list(edges)
+            for loop in around:
+                used, succ = counted[loop.head]
+                counted[loop.head] = (used - {loop.counter} - set(loop.cond_locals), succ)
+            solved[heads] = _solve(counted)
+        out.append((tuple(sorted(solved[heads][pc])), around))
+    return out
