@@ -177,7 +177,7 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
 
 def cmd_prove(args: argparse.Namespace) -> int:
     """Run every proof file of proofs/ for the game (see ghostrules.prover.runner.discover)."""
-    import time as _time
+    from .prover.lanes import run_files
     from .prover.runner import discover
     _game_parameters(args.game)  # an unknown game is a usage error
     options = {"all_configurations": not args.default_configuration, "timeout_ms": args.timeout_ms,
@@ -190,16 +190,17 @@ def cmd_prove(args: argparse.Namespace) -> int:
     # the obligation kinds the chosen files read (a file without KINDS may read any)
     if all(hasattr(m, "KINDS") for m in modules):
         options["kinds"] = sorted({k for m in modules for k in m.KINDS})
+    def progress(module: Any, got: list[dict[str, Any]], seconds: float) -> None:
+        if not args.json:
+            print(f"# proofs/{module.__name__.rsplit('.', 1)[-1]}.py: {len(got)} results, {seconds:.1f} s",
+                  file=sys.stderr)
+
+    # the files that run their own search run beside the session's files (see prover.lanes)
     rows = []
-    for module in modules:
-        start = _time.perf_counter()
-        got = module.run(options)
+    for module, got, _ in run_files(modules, options, args.jobs, progress):
         for row in got:
             row.setdefault("file", module.__name__.rsplit(".", 1)[-1] + ".py")
         rows += got
-        if not args.json:
-            print(f"# proofs/{module.__name__.rsplit('.', 1)[-1]}.py: {len(got)} results, "
-                  f"{_time.perf_counter() - start:.1f} s", file=sys.stderr)
     failing = [r for r in rows if r["status"] != "proved"]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, default=str))

@@ -43,9 +43,12 @@ KINDS = ()
 EDITIONS = ("hu", "el")
 PROPERTY = "the HU and EL rulebooks give different outcomes on the same position"
 
-# configurations tried in order (players, level); a difference is shown in the first that shows it
+# configurations tried in order (players, level); a difference is shown in the first that shows it.
+# 4 players show every difference but the solo rules' (ED-2, ED-3), which 1 player shows: these two
+# come first, the others are tried only for a difference still unshown
 DEFAULT_CONFIGS = ((4, "initiation"), (1, "initiation"))
-ALL_CONFIGS = tuple((p, lv) for lv in ("initiation", "normal", "nightmare", "hell") for p in (4, 3, 2, 1))
+ALL_CONFIGS = DEFAULT_CONFIGS + tuple((p, lv) for lv in ("initiation", "normal", "nightmare", "hell")
+                                      for p in (4, 3, 2, 1) if (p, lv) not in DEFAULT_CONFIGS)
 
 
 # Hints: what Z3 must also assume for a site whose difference only shows after earlier steps of the
@@ -173,9 +176,15 @@ def find_all(configs: tuple[tuple[int, str], ...], timeout_ms: int, only: set[st
     """Per difference: the witness (or why none), searched configuration by configuration."""
     found: dict[str, Any] = {}
     tried: dict[str, list[str]] = {}
+    formal: set[str] | None = None  # the differences an overlay entry changes a formal part for
     for players, level in configs:
+        if formal is not None and not formal - set(found):
+            break  # all shown: the next configuration need not be loaded
         games = {e: ghostrules.load_game(GAME, players=players, level=level, edition=e) for e in EDITIONS}
         a, b = games["hu"].spec, games["el"].spec
+        # the overlays are the same files in every configuration
+        formal = {c.difference for spec in (a, b) for c in spec.changes
+                  if c.kind != "note" and (only is None or c.difference in only)}
         finder = X.SiteFinder(a, b, games["el"])
         alone: dict[str, Game] = {}
         wanted = {c.difference for c in finder.changes if only is None or c.difference in only} - set(found)

@@ -4,10 +4,12 @@ broken specs are caught with a counterexample (GS-COMP-*, the pools of game.yaml
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 import z3
 from hypothesis import HealthCheck, assume, given, settings
@@ -238,3 +240,46 @@ def test_betrayal_line_of_sight_is_an_atom_and_the_attack_menu_is_proved() -> No
     results = prove(spec, kinds=["options", "requires"], rules=["BH-ATTACK-1"])
     assert results and all(r.status == "proved" for r in results)
     assert any(name.startswith("in_sight!") for name in symbolic._ATOMS)
+
+
+def test_an_invariant_obligation_is_proved_through_one_instance() -> None:
+    """One card per ghost slot after a ghost is placed (GS-PLACE-6) is proved for one instance of
+    INV-SLOT; the same obligation without the placement's test that the slot is free is not."""
+    from ghostrules.prover import runner
+    from ghostrules.prover.local import LocalProver
+    spec = load_spec("ghost-stories")
+    prover = LocalProver(spec, Layout(spec))
+    facts = runner.Facts(prover)
+    rule = next(r for r in spec.rules if r.id == "GS-PLACE-3" and r.kind == "procedure")
+    ob = next(o for o in prover.walk_rule(rule) if o.rule == "GS-PLACE-6" and o.text.startswith("INV-SLOT"))
+    assert prover.instance_goal(ob) is not None
+    assert runner._check_instance(prover, facts, ob, 20000) == z3.unsat
+    # without the option's test (placement_allowed, whose first conjunct is "the slot is free")
+    weaker = attrs.evolve(ob, assumptions=[a for a in ob.assumptions if not str(a).startswith("And(Not(Or(v")])
+    assert len(weaker.assumptions) < len(ob.assumptions)
+    assert runner._check_instance(prover, facts, weaker, 20000) == z3.sat
+
+
+def test_files_with_their_own_search_run_beside_the_session() -> None:
+    """prover.lanes: files with KINDS = () run in a second process; rows come back in file order."""
+    from types import SimpleNamespace
+
+    from ghostrules.prover import lanes
+    seen: list[str] = []
+
+    def module(name: str, kinds: tuple[str, ...] | None) -> SimpleNamespace:
+        m = SimpleNamespace(__name__=name, run=lambda options: [{"property": name, "pid": os.getpid(),
+                                                                  "jobs": options.get("jobs")}])
+        if kinds is not None:
+            m.KINDS = kinds
+        return m
+    files = [module("session_a", ("range",)), module("search_b", ()), module("any_c", None), module("search_d", ())]
+    assert [lanes.independent(m) for m in files] == [False, True, False, True]
+    ran = lanes.run_files(files, {"jobs": None}, jobs=2, progress=lambda m, rows, s: seen.append(m.__name__))
+    assert [m.__name__ for m, _, _ in ran] == ["session_a", "search_b", "any_c", "search_d"]
+    pids = {m.__name__: rows[0]["pid"] for m, rows, _ in ran}
+    assert pids["session_a"] == pids["any_c"] == os.getpid() != pids["search_b"] == pids["search_d"]
+    assert {m.__name__: rows[0]["jobs"] for m, rows, _ in ran}["session_a"] == 1
+    assert sorted(seen) == sorted(pids)
+    one = lanes.run_files(files, {}, jobs=1)
+    assert {rows[0]["pid"] for _, rows, _ in one} == {os.getpid()}

@@ -36,7 +36,7 @@ from ..spec.model import GameSpec
 from .local import Fact, LocalProver
 from .symbolic import Encoder, Scope, Term, fresh_state, range_facts
 
-_havocs = itertools.count()
+_finders = itertools.count()
 # ask Z3 for as few changed cells as possible (z3.Optimize; slower) rather than any position (z3.Solver)
 MINIMAL = True
 
@@ -224,6 +224,14 @@ class SiteFinder(LocalProver):
         # ranges, pool totals and boundary invariants of the entry state (computed once, here)
         self.entry_facts: list[Term] = list(self.base) + list(self.base_inv)
         self.state_facts: list[Term] = []  # ranges, totals, invariants of the states after a havoc
+        # the k-th havoc of a rule's walk is the same state in every rule (no formula mixes two
+        # rules' walks): what is encoded over it, and its facts, are encoded once
+        self._havoc_states: list[list[Term]] = []
+        self._havoc_facts: dict[int, list[Term]] = {}
+        self._havoc_count = 0
+        self._prefix = f"h{next(_finders)}_"
+        # a definition both specs define alike is encoded once for both
+        self.enc_a.share_definitions(self.enc)
 
     # the procedure the engine runs to reach a statement of the current rule
     def _target(self) -> tuple[str, tuple[tuple[str, str], ...]]:
@@ -266,16 +274,23 @@ class SiteFinder(LocalProver):
         return LocalProver.kill(facts, written)
 
     def _havoc(self) -> None:
-        self.state = fresh_state(self.layout, f"h{next(_havocs)}_")
+        k = self._havoc_count
+        self._havoc_count += 1
+        if k == len(self._havoc_states):
+            self._havoc_states.append(fresh_state(self.layout, f"{self._prefix}{k}_"))
+        self.state = self._havoc_states[k]
         self.state_facts = None  # type: ignore[assignment]  # computed when a site reads this state
 
     def _facts_of_state(self) -> list[Term]:
         if self.state_facts is None:
-            out = list(range_facts(self.layout, self.state))
-            for pool in self.spec.pools:
-                out += [t == pool.total for t in self._totals(self.state, pool)]
-            out += [self.enc.as_bool(self.enc.encode(inv.holds, self.state, {})[0]) for inv in self.boundary]
-            self.state_facts = out
+            known = self._havoc_facts.get(id(self.state))
+            if known is None:
+                known = list(range_facts(self.layout, self.state))
+                for pool in self.spec.pools:
+                    known += [t == pool.total for t in self._totals(self.state, pool)]
+                known += [self.enc.as_bool(self.enc.encode(inv.holds, self.state, {})[0]) for inv in self.boundary]
+                self._havoc_facts[id(self.state)] = known
+            self.state_facts = known
         return self.state_facts
 
     # ---- no obligations: only the facts matter here -----------------------------------------
@@ -363,6 +378,7 @@ class SiteFinder(LocalProver):
         self.hint_reads = frozenset()
         self.state = self.entry
         self.state_facts = []
+        self._havoc_count = 0
         for name, t in params:
             term, dom = self.fresh(name, t, may_be_none=False)
             scope[name] = (term, t)

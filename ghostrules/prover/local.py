@@ -28,7 +28,7 @@ from ..engine.layout import Layout
 from ..spec import expr as E
 from ..spec import model as M
 from ..spec.model import GameSpec, Where
-from .symbolic import Encoder, Scope, Term, range_facts
+from .symbolic import Encoder, Scope, Term, names_in, range_facts
 
 _ids = itertools.count()
 
@@ -53,6 +53,11 @@ class Obligation:
     params: tuple[str, ...] = ()   # the procedure's parameters (the counterexample's call)
     # symbolic indices of the write, with their domain sizes: a hard obligation is split on them
     split: tuple[tuple[Term, int], ...] = ()
+    # an invariant obligation: the invariant and the post-state its goal reads (see
+    # LocalProver.instance_goal, the one-instance form the runner tries first)
+    invariant: M.Invariant | None = None
+    post: list[Term] | None = None
+    pre: list[Term] | None = None   # the state the facts are about (the write's pre-state)
 
 
 @attrs.define
@@ -157,10 +162,47 @@ class LocalProver:
         return v, z3.And(v >= (-1 if may_be_none else 0), v < self.enc.size(t))
 
     def oblige(self, kind: str, rule: str, where: Where, text: str, facts: list[Fact], goal: Term,
-               scope: Scope, reads: Iterable[str] = (), split: tuple[tuple[Term, int], ...] = ()) -> None:
+               scope: Scope, reads: Iterable[str] = (), split: tuple[tuple[Term, int], ...] = (),
+               invariant: M.Invariant | None = None, post: list[Term] | None = None) -> None:
         families = frozenset(reads).union(*(f.reads for f in facts), self.scope_reads)
         self.obligations.append(Obligation(kind, rule, where, text, [f.term for f in facts], goal,
-                                           self.proc_name, dict(scope), families, self.params, split))
+                                           self.proc_name, dict(scope), families, self.params, split,
+                                           invariant, post, self.state))
+
+    def instance_goal(self, ob: Obligation) -> tuple[int, Term] | None:
+        """The invariant obligation ``ob`` as one instance of its invariant, or None.
+
+        For an invariant ``forall(v in D if c : b)`` (D a domain) the goal "the invariant holds
+        after the write" is replaced by ``0 <= s < |D| and c(s) and b(s) before the write implies
+        c(s) -> b(s) after it``, for a fresh symbol ``s``. Returned: the invariant's index in
+        ``self.boundary`` and that goal.
+
+        Sound: ``s`` occurs in no fact, so proving this goal under the obligation's facts proves,
+        for every element s of D, that the instance at s holds after the write whenever it held
+        before; the invariant before the write gives every instance before it, hence the
+        invariant after it. The solver then needs none of the other |D| - 1 instances before the
+        write (one ghost per slot: one count over 65 cards instead of 12); if the instance is not
+        enough, the runner proves the obligation as stated."""
+        inv, pre, post = ob.invariant, ob.pre, ob.post
+        q = inv.holds if inv is not None else None
+        # the background facts the runner adds (ranges, pools, the other invariants) are about self.state
+        if post is None or pre is not self.state or not isinstance(q, E.Quant) or q.kind != "forall" \
+                or not isinstance(q.domain, E.Name) or q.domain.id in ("bool", "int") or q.body is None:
+            return None
+        try:
+            index = next(i for i, b in enumerate(self.boundary) if b is inv)
+        except StopIteration:
+            return None
+        s = z3.Int(f"{q.var}@{inv.id}")
+        scope: Scope = {q.var: (s, q.domain.id)}
+
+        def instance(state: list[Term]) -> Term:
+            body = self.enc.as_bool(self.enc.encode(q.body, state, scope)[0])
+            if q.cond is None:
+                return body
+            return z3.Implies(self.enc.as_bool(self.enc.encode(q.cond, state, scope)[0]), body)
+        known = z3.And(s >= 0, s < self.enc.size(q.domain.id), instance(pre))
+        return index, z3.Implies(known, instance(post))
 
     @staticmethod
     def kill(facts: list[Fact], written: Iterable[str] | None) -> list[Fact]:
@@ -203,17 +245,27 @@ class LocalProver:
         the rule, the definitions, tables, constants and parameter values it reads (transitively),
         the contracts of the procedures it calls, the invariants and the state layout. Two
         configurations with the same fingerprint for a rule have the same obligations for it."""
-        parts = [repr(rule), self._global_digest()]
+        text = repr(rule)
+        parts = [text, self._global_digest()]
         if rule.kind == "trigger":
             parts.append(repr(self.events[rule.on].params))
-        exprs = list(_exprs_of(rule))
-        for s in _stmts_of(rule.body):
-            if isinstance(s, M.CallStmt) and s.proc in self.procs:
-                callee = self.procs[s.proc]
-                parts.append(f"call {s.proc} {callee.params!r} requires {callee.requires!r}")
+        # the names the rule's own expressions use and the procedures it calls do not depend on
+        # the configuration: found once per rule text
+        shape = _RULE_SHAPES.get(text)
+        if shape is None:
+            calls = tuple(dict.fromkeys(s.proc for s in _stmts_of(rule.body) if isinstance(s, M.CallStmt)))
+            shape = _RULE_SHAPES[text] = (frozenset(names_in(list(_exprs_of(rule)))), calls)
+        names, calls = shape
+        meanings: set[str] = set()
+        for n in names:
+            meanings |= self.enc.name_meanings(n)
+        for proc in calls:
+            if proc in self.procs:
+                callee = self.procs[proc]
+                parts.append(f"call {proc} {callee.params!r} requires {callee.requires!r}")
                 if callee.requires is not None:
-                    exprs.append(callee.requires)
-        parts += sorted(self.enc.meanings(exprs))
+                    meanings |= self.enc.meanings([callee.requires])
+        parts += sorted(meanings)
         return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
     def _global_digest(self) -> str:
@@ -408,7 +460,7 @@ class LocalProver:
             if self.reads(inv.holds) & set(names):
                 goal = self.enc.as_bool(self.enc.encode(inv.holds, post, {})[0])
                 self.oblige("invariant", s.rule, s.where, f"{inv.id} ({inv.text}) still holds", facts, goal, scope,
-                            reads | self.reads(inv.holds), split)
+                            reads | self.reads(inv.holds), split, inv, post)
 
     def _totals(self, state: list[Term], pool: M.Pool) -> list[Term]:
         width = self.enc.size(pool.per) if pool.per else 1
@@ -502,6 +554,10 @@ class LocalProver:
     def _family(self, name: str) -> range:
         slot = self.layout.slots[name]
         return range(slot.offset, slot.offset + slot.count)
+
+
+# rule text -> (the names its expressions use, the procedures it calls), see fingerprint
+_RULE_SHAPES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
 
 
 def _stmts_of(stmts: Iterable[M.AnyStmt]) -> Iterable[M.AnyStmt]:

@@ -7,6 +7,8 @@ Speed comes from these things:
 - each obligation is solved with only the facts it can use: the ranges, pool totals and
   invariants of the slot families its formulas read (the other slots are unconstrained, so
   leaving their facts out cannot change the answer's validity: a proof stays a proof);
+- an invariant obligation is first proved for one instance of its invariant
+  (``LocalProver.instance_goal`` says why that is sound), and only then as stated;
 - the obligations of a rule depend only on what the rule reads (its fingerprint, see
   ``LocalProver.fingerprint``): a rule whose fingerprint was proved in another configuration is
   not walked nor solved again, its results are reused;
@@ -200,14 +202,18 @@ class Facts:
     def needs_invariants(self, families: frozenset[str]) -> bool:
         return any(reads & families for reads in self._invariant_reads)
 
-    def for_families(self, families: frozenset[str], invariants: bool = True) -> list[Any]:
+    def for_families(self, families: frozenset[str], invariants: bool = True, skip: int | None = None) -> list[Any]:
+        """The ranges, pool totals and (with ``invariants``) boundary invariants, but the one at
+        index ``skip``, of these slot families and of those they pull in."""
         wanted = set(families)
         out: list[Any] = []
         for cells, totals in self.pools:
             if cells & wanted:
                 wanted |= cells
                 out += totals
-        for reads, holds in self.invariants if invariants else ():
+        for index, (reads, holds) in enumerate(self.invariants if invariants else ()):
+            if index == skip:
+                continue
             if reads & wanted:
                 out.append(holds)
                 wanted |= reads
@@ -282,10 +288,70 @@ def _split_check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tupl
     return verdict, solver
 
 
+def _check_instance(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int) -> Any:
+    """An invariant obligation proved through one instance of its invariant
+    (``LocalProver.instance_goal``, where the argument why that is sound is): the background facts
+    but the invariant itself, the instance before the write, the instance after it. Returns unsat
+    (proved), sat or unknown (then the obligation is proved as stated), or None when it is not
+    tried: not an invariant obligation, or an invariant whose body has no quantifier (its
+    instances are single atoms; an instance at a symbolic element only adds a chain of reads)."""
+    if ob.kind != "invariant" or ob.invariant is None or not _has_quantifier(getattr(ob.invariant.holds, "body", None)):
+        return None
+    instance = prover.instance_goal(ob)
+    if instance is None:
+        return None
+    index, goal = instance
+    answer, _ = _check(facts.for_families(ob.families, skip=index), attrs.evolve(ob, goal=goal),
+                       timeout_ms)
+    return answer
+
+
+def _has_quantifier(e: Any) -> bool:
+    from ..spec import expr as E
+    stack = [e] if e is not None else []
+    while stack:
+        x = stack.pop()
+        if isinstance(x, E.Quant):
+            return True
+        stack.extend(E.children(x))
+    return False
+
+
+def _solve_as_stated(facts: Facts, ob: Obligation, timeout_ms: int) -> tuple[Any, z3.Solver]:
+    """The obligation with its own goal: first without the boundary invariants (most need none;
+    not tried for an invariant obligation, whose goal needs the invariant before the write; at
+    most a second when the invariants are tried next), then with them. An obligation with symbolic
+    write indices gets a short first try, then goes case by case (``_split_check``)."""
+    answer: Any = z3.unknown
+    solver = z3.Solver()
+    with_invariants = facts.needs_invariants(ob.families)
+    if ob.kind != "invariant" or not with_invariants:
+        plain = facts.for_families(ob.families, invariants=False)
+        # a short first try where the invariants come next (the facts with them include these)
+        short = ob.split or with_invariants
+        answer, solver = _check(plain, ob, min(timeout_ms, 1000) if short else timeout_ms)
+        if answer == z3.unknown and ob.split:
+            answer, solver = _split_check(plain, ob, timeout_ms)
+    if answer != z3.unsat and with_invariants:
+        first = min(timeout_ms, 1000) if ob.split else timeout_ms
+        answer, solver = _check(facts.for_families(ob.families), ob, first)
+        if answer == z3.unknown and ob.split:
+            answer, solver = _split_check(facts.for_families(ob.families), ob, timeout_ms)
+    if answer == z3.unknown and not ob.split:
+        # a few obligations take seconds (the exorcism's choice of results: a case analysis over
+        # feasible(...); Betrayal's lines of sight): one longer try, on simplified formulas (on
+        # terms this large z3's own preprocessing is most of the time)
+        simple = attrs.evolve(ob, assumptions=[z3.simplify(a) for a in ob.assumptions], goal=z3.simplify(ob.goal))
+        answer, solver = _check([z3.simplify(f) for f in facts.for_families(ob.families)], simple, 3 * timeout_ms)
+    return answer, solver
+
+
 def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, solved: Solved | None = None,
           readable: bool = True) -> Result:
-    """Prove one obligation. The boundary invariants are quantified formulas over many slots: the
-    obligation is first tried without them (most need none), and again with them if that fails.
+    """Prove one obligation. An invariant obligation is first tried through one instance of its
+    invariant (``_check_instance``). The boundary invariants are quantified formulas over many
+    slots: the obligation is then tried without them (most need none), and again with them if that
+    fails (``_solve_as_stated``).
 
     With ``readable`` false, a failed obligation keeps the solver's first model as its
     counterexample (``Result.raw``); ``refine`` later makes it a plausible position, for the
@@ -300,22 +366,10 @@ def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, so
             old = hit[1]
             return Result(ob, old.status, 0.0, old.counterexample, old.values, old.call, old.raw)
     start = time.perf_counter()
-    # an obligation with symbolic write indices gets a short first try, then goes case by case
-    plain = facts.for_families(ob.families, invariants=False)
-    answer, solver = _check(plain, ob, min(timeout_ms, 1000) if ob.split else timeout_ms)
-    if answer == z3.unknown and ob.split:
-        answer, solver = _split_check(plain, ob, timeout_ms)
-    if answer != z3.unsat and facts.needs_invariants(ob.families):
-        first = min(timeout_ms, 1000) if ob.split else timeout_ms
-        answer, solver = _check(facts.for_families(ob.families), ob, first)
-        if answer == z3.unknown and ob.split:
-            answer, solver = _split_check(facts.for_families(ob.families), ob, timeout_ms)
-    if answer == z3.unknown and not ob.split:
-        # a few obligations take seconds (the exorcism's choice of results: a case analysis over
-        # feasible(...); Betrayal's lines of sight): one longer try, on simplified formulas (on
-        # terms this large z3's own preprocessing is most of the time)
-        simple = attrs.evolve(ob, assumptions=[z3.simplify(a) for a in ob.assumptions], goal=z3.simplify(ob.goal))
-        answer, solver = _check([z3.simplify(f) for f in facts.for_families(ob.families)], simple, 3 * timeout_ms)
+    answer = _check_instance(prover, facts, ob, timeout_ms)
+    solver = None
+    if answer != z3.unsat:
+        answer, solver = _solve_as_stated(facts, ob, timeout_ms)
     seconds = time.perf_counter() - start
     if answer == z3.unsat:
         result = Result(ob, "proved", seconds)

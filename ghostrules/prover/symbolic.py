@@ -32,10 +32,23 @@ _SHARED_DEFINES: dict[Any, Any] = {}
 _ATOMS: dict[str, tuple[Term, Term]] = {}
 
 
+# with at most this many atoms in the process, every atom's definition is given (see atom_definitions)
+ALL_ATOMS_UP_TO = 64
+
+
 def atom_definitions(terms: list[Term]) -> list[Term]:
-    """``atom == expansion`` for every atom these terms reach (through expansions too)."""
+    """``atom == expansion`` for every atom these terms reach (through expansions too).
+
+    While the process knows few atoms, the definitions of all of them are returned, without
+    looking for the atoms in the terms: walking terms of hundreds of thousands of nodes from Python
+    takes seconds (Betrayal's options over 47 rooms), giving Z3 a few more definitions does not.
+    That is sound: an atom is a fresh symbol, and its definition ``atom == expansion`` constrains
+    nothing else, so a formula with the definitions of atoms it does not use has a model exactly
+    when it has one without them."""
     if not _ATOMS:
         return []
+    if len(_ATOMS) <= ALL_ATOMS_UP_TO:
+        return [atom == expansion for atom, expansion in _ATOMS.values()]
     out: list[Term] = []
     seen: set[int] = set()
     stack = list(terms)
@@ -93,6 +106,17 @@ class Encoder:
         # atom_definitions); None: always expanded (the engine-agreement test reads full terms)
         self.atom_limit: int | None = None
         self._encoded = 0
+        # definition terms shared with other encoders over the same states (share_definitions)
+        self._common: dict[Any, Any] | None = None
+
+    def share_definitions(self, other: Encoder) -> None:
+        """Keep the definitions encoded by this encoder and ``other`` in one table, by what they
+        mean (``define_key``) and the state and arguments they are applied to: a definition that
+        means the same in both specs (most of them, for two editions of a configuration) is encoded
+        once for both. The two encoders must read the same state layout."""
+        if other._common is None:
+            other._common = {}
+        self._common = other._common
 
     # ---- helpers -------------------------------------------------------------------------
     def size(self, domain: str) -> int:
@@ -263,6 +287,14 @@ class Encoder:
         hit = self._memo.get(key)
         if hit is not None and hit[0] is state:
             return hit[1]
+        common_key = None
+        if self._common is not None:
+            args = [t for t, _ in inner.values()]
+            common_key = (self.define_key(name), tuple(t.get_id() for t in args), id(state), self.atom_limit)
+            common = self._common.get(common_key)
+            if common is not None and common[0] is state and all(a.eq(b) for a, b in zip(common[1], args)):
+                self._memo[key] = (state, common[2])
+                return common[2]
         shared_key = None
         if state is self.pre_state:
             # over the pre-state (the same Z3 constants in every configuration), a definition's
@@ -286,6 +318,8 @@ class Encoder:
             _ATOMS[label] = (atom, result[0])
             result = (atom, "bool")
         self._memo[key] = (state, result)
+        if common_key is not None:
+            self._common[common_key] = (state, [t for t, _ in inner.values()], result)  # type: ignore[index]
         if shared_key is not None:
             _SHARED_DEFINES[shared_key] = ([t for t, _ in inner.values()], state[0] if state else z3.IntVal(0), result)
         return result
@@ -306,26 +340,33 @@ class Encoder:
         followed to their bodies; parameters, constants and tables with their values): two
         configurations with the same meanings encode the expressions to the same terms."""
         parts: set[str] = set()
-        seen: set[str] = set()
-        stack: list[Any] = list(exprs)
-        while stack:
-            x = stack.pop()
-            n = x.id if isinstance(x, E.Name) else x.func if isinstance(x, E.Call) else \
-                x.name if isinstance(x, E.Index) else None
-            if n is not None and n not in seen:
-                seen.add(n)
-                if n in self.defines:
-                    dd = self.defines[n]
-                    parts.add(f"define {n} {dd.params!r} {dd.value!r}")
-                    stack.append(dd.value)
-                if n in self.params:
-                    parts.add(f"param {n}={self.params[n]!r}")
-                if n in self.constants:
-                    parts.add(f"const {n}={self.constants[n]!r}")
-                if n in self.tables:
-                    parts.add(f"table {self.tables[n]!r}")
-            stack.extend(E.children(x))
+        for n in names_in(exprs):
+            parts |= self.name_meanings(n)
         return parts
+
+    def name_meanings(self, n: str) -> frozenset[str]:
+        """``meanings`` of one name (kept: a definition's body is followed once per encoder)."""
+        if not hasattr(self, "_name_meanings"):
+            self._name_meanings: dict[str, frozenset[str]] = {}
+        hit = self._name_meanings.get(n)
+        if hit is not None:
+            return hit
+        self._name_meanings[n] = frozenset()  # definitions are not recursive; guard anyway
+        parts: set[str] = set()
+        if n in self.defines:
+            dd = self.defines[n]
+            parts.add(f"define {n} {dd.params!r} {dd.value!r}")
+            for m in names_in([dd.value]):
+                parts |= self.name_meanings(m)
+        if n in self.params:
+            parts.add(f"param {n}={self.params[n]!r}")
+        if n in self.constants:
+            parts.add(f"const {n}={self.constants[n]!r}")
+        if n in self.tables:
+            parts.add(f"table {self.tables[n]!r}")
+        hit = frozenset(parts)
+        self._name_meanings[n] = hit
+        return hit
 
     def _binary(self, e: E.Binary, state: list[Term], scope: Scope) -> tuple[Term, str]:
         op = e.op
@@ -462,6 +503,21 @@ class Encoder:
             out = z3.If(c, z3.If(z3.Or(z3.Not(found), better), bi, out), out)
             found = z3.Or(found, c)
         return out, "int"
+
+
+def names_in(exprs: list[Any]) -> set[str]:
+    """The names these expressions use (names, functions called, slots or tables indexed), not
+    following definitions."""
+    out: set[str] = set()
+    stack: list[Any] = list(exprs)
+    while stack:
+        x = stack.pop()
+        n = x.id if isinstance(x, E.Name) else x.func if isinstance(x, E.Call) else \
+            x.name if isinstance(x, E.Index) else None
+        if n is not None:
+            out.add(n)
+        stack.extend(E.children(x))
+    return out
 
 
 def fresh_state(layout: Layout, prefix: str) -> list[Term]:
