@@ -540,13 +540,14 @@ def concrete(state_values: list[int]) -> list[Term]:
 
 
 def evaluate(term: Term) -> Any:
-    """The value of a closed term."""
+    """The value of a term: True, False or a Python int when it simplifies to one (a closed term
+    always does), else the simplified term."""
     v = z3.simplify(term)
     if z3.is_true(v):
         return True
     if z3.is_false(v):
         return False
-    return v.as_long()
+    return v.as_long() if isinstance(v, z3.IntNumRef) else v
 
 
 EncodeFn = Callable[[E.Expr, list[Term], Scope], tuple[Term, str]]

@@ -49,7 +49,7 @@ from ..spec.model import Where
 from ..spec.source import SpecError
 from .bounded import Answer, Question, compiled
 from .local import LocalProver
-from .symbolic import Encoder, Term
+from .symbolic import Encoder, Term, evaluate
 
 Value = Any  # int | bool | a Z3 term
 STEP_LIMIT = 200_000   # statements one path may run (the engine's endless-loop guard, in spirit)
@@ -235,17 +235,8 @@ class Unroller:
     def _terms(self, path: Path) -> list[Term]:
         return [self._term(v) if isinstance(v, int) else v for v in path.values]
 
-    @staticmethod
-    def _concrete(t: Term) -> Value:
-        """A term's Python value if it is a numeral or a truth value, else the simplified term."""
-        s = z3.simplify(t)
-        if z3.is_true(s):
-            return True
-        if z3.is_false(s):
-            return False
-        if isinstance(s, z3.IntNumRef):
-            return s.as_long()
-        return s
+    # a term's Python value if it is a numeral or a truth value, else the simplified term
+    _concrete = staticmethod(evaluate)
 
     def _names(self, e: E.Expr) -> tuple[frozenset[str], frozenset[str]]:
         """(slot families, plain names) an expression reads (cached per AST node)."""
