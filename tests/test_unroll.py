@@ -121,3 +121,19 @@ def test_toy_condition_goal_and_a_fixed_decision() -> None:
     # more than 2 in one turn is impossible
     got, _, _ = _toy("stock[ann] >= 3", 1)
     assert got.status == "impossible"
+
+
+def test_a_recorded_value_uses_the_constants_pinned_after_it() -> None:
+    """A trail value over a chance constant pinned later (and so absent from the path condition
+    and the model) is read with the pinned value, not the model's default 0."""
+    import z3
+
+    from ghostrules.prover.unroll import _alone, _model_value
+    a, b = z3.Int("c1x"), z3.Int("c2x")
+    s = z3.Solver()
+    s.add(b == 4)
+    assert s.check() == z3.sat
+    m = s.model()
+    assert _model_value(m, a + b, {"c1x": 3}) == 7
+    assert _model_value(m, a == 3, {"c1x": 3}) == 1
+    assert _alone(m, [a == 3, a == 0, False], {"c1x": 3})

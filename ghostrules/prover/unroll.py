@@ -122,13 +122,6 @@ def _copy_event(event: Any) -> Any:
     return decl, rules, set(pos) if isinstance(pos, set) else pos
 
 
-@attrs.define
-class _Rule:
-    """A triggered rule run by a dispatcher (a synthetic statement)."""
-
-    rule: M.Rule
-
-
 class _Symbolic(Exception):
     """A compiled expression read a cell that holds a Z3 term."""
 
@@ -158,6 +151,8 @@ class _FoldingEncoder(Encoder):
         self.u = unroller
         self.values: _Guarded = _Guarded()
         self.true, self.false = z3.BoolVal(True), z3.BoolVal(False)
+        # the Python value of a numeral or truth value by term id; every term in it is kept alive
+        # (in _ints, true, false) so that no other term can come to have its id
         self.known: dict[int, Any] = {self.true.get_id(): True, self.false.get_id(): False}
 
     def encode(self, e: E.Expr, state: list[Term], scope: Any) -> tuple[Term, str]:
@@ -172,7 +167,8 @@ class _FoldingEncoder(Encoder):
                     value = known.get(term.get_id())
                     if value is None:
                         if isinstance(term, z3.IntNumRef):
-                            value = known[term.get_id()] = term.as_long()
+                            value = term.as_long()
+                            self.intval(value)      # kept alive, so its id stays its own
                         elif z3.is_true(term) or z3.is_false(term):
                             value = known[term.get_id()] = z3.is_true(term)
                         else:
@@ -221,7 +217,6 @@ class Unroller:
         self.follow: list[tuple[int, ...]] | None = None   # follow mode (differential test)
         # concrete parts by the engine's closures; False: every expression through the Z3 encoder
         self.closures = True
-        self.solver_calls = 0
         self.dead = 0             # paths ended by a runtime fault of the engine (none expected)
 
     # ---- values ----------------------------------------------------------------------------
@@ -242,14 +237,8 @@ class Unroller:
         """(slot families, plain names) an expression reads (cached per AST node)."""
         hit = self._free.get(id(e))
         if hit is None:
-            names: set[str] = set()
-            stack = [e]
-            while stack:
-                x = stack.pop()
-                if isinstance(x, E.Name):
-                    names.add(x.id)
-                stack.extend(E.children(x))
-            hit = (self.local.reads(e), frozenset(names))
+            names = frozenset(x.id for x in E.walk(e) if isinstance(x, E.Name))
+            hit = (self.local.reads(e), names)
             self._free[id(e)] = hit
             self._keep.append(e)   # ids stay valid while the unroller lives
         return hit
@@ -292,7 +281,6 @@ class Unroller:
         """(answer, solver). Every constant is an element of a small domain (a chance outcome):
         the finite-domain tactic answers these queries far faster than the default solver; the
         general one answers where it cannot."""
-        self.solver_calls += 1
         for tactic in ("qffd", "smt"):
             s = z3.Tactic(tactic).solver()
             s.add(*conds)
@@ -446,16 +434,22 @@ class Unroller:
             v, _ = self.val(a, path, scope)
             if isinstance(v, (int, bool)):
                 continue
-            mentioned = self._mentioned(v, path)
-            for name, var in path.free.items():
-                if name in path.doms and name in mentioned:
-                    outs = []
-                    for value in path.doms[name][1]:
-                        p = path.fork()
-                        if self._pin(p, name, var, value):
-                            outs.append(p)
-                    return outs
+            for name in self._mentioned(v, path):
+                if name in path.doms:
+                    return self._split(path, name)
         return None
+
+    def _split(self, path: Path, name: str) -> list[Path]:
+        """One copy of the path per value of the chance constant ``name``, pinned to it, each to
+        run the statement just taken again (now concretely)."""
+        var, values = path.doms[name]
+        outs = []
+        for value in values:
+            p = path.fork()
+            if self._pin(p, name, var, value):
+                p.frames[-1].blocks[-1].i -= 1
+                outs.append(p)
+        return outs
 
     def _split_seen(self, s: M.MenuStmt, path: Path, frame: Frame) -> list[Path] | None:
         """A decision whose options read a chance outcome held in a local name (the card just
@@ -467,16 +461,8 @@ class Unroller:
                     continue
                 for n in self._names(e)[1]:
                     v = frame.locals.get(n, (0, ""))[0]
-                    if isinstance(v, (int, bool)) or not z3.is_const(v) or str(v) not in path.doms:
-                        continue
-                    var, values = path.doms[str(v)]
-                    outs = []
-                    for value in values:
-                        p = path.fork()
-                        if self._pin(p, str(v), var, value):
-                            p.frames[-1].blocks[-1].i -= 1
-                            outs.append(p)
-                    return outs
+                    if not isinstance(v, (int, bool)) and z3.is_const(v) and str(v) in path.doms:
+                        return self._split(path, str(v))
         return None
 
     def _in_range(self, path: Path, v: Value, lo: int, hi: int, what: str) -> None:
@@ -597,8 +583,6 @@ class Unroller:
             for target in targets:
                 split = self._split_index(target, path, scope)
                 if split is not None:
-                    for p in split:                       # each case runs the statement again, concretely
-                        p.frames[-1].blocks[-1].i -= 1
                     return split
             (self.do_set if isinstance(s, M.SetStmt) else self.do_move)(s, path, scope)
             return None
@@ -614,8 +598,8 @@ class Unroller:
             frame.blocks.append(Block((), loop=(s, 0)))
             return None
         if isinstance(s, M.CallStmt):
-            args = {n: (self.val(e, path, scope)[0], t) for (n, e), (_, t) in
-                    zip(sorted(s.args), sorted(self.procs[s.proc].params))}
+            types = dict(self.procs[s.proc].params)
+            args = {n: (self.val(e, path, scope)[0], types[n]) for n, e in s.args}
             self._call(path, self.procs[s.proc], args)
             return None
         if isinstance(s, M.EmitStmt):
@@ -625,9 +609,6 @@ class Unroller:
             rules = self.triggered[s.event]
             ordered = decl.order == "declared" or len(rules) < 2
             path.frames.append(Frame(args, [Block((), event=(decl, rules, 0 if ordered else set()))]))
-            return None
-        if isinstance(s, _Rule):
-            path.frames.append(Frame(dict(scope), [Block(s.rule.body)]))
             return None
         if isinstance(s, M.MenuStmt):
             split = self._split_seen(s, path, frame)
@@ -667,6 +648,24 @@ class Unroller:
         items = [self.val(i, path, scope) for i in domain.items]
         t = next((t for _, t in items if t != "none"), items[0][1] if items else "int")
         return [v for v, _ in items], t
+
+    def _guards(self, var: str, domain: E.Expr, cond: E.Expr | None, path: Path, scope: dict
+                ) -> tuple[list[tuple[Value, Value]], str]:
+        """(element, its guard) for each element of a binder's domain whose guard may hold, and
+        the elements' type; ``var`` is bound only while each guard is evaluated."""
+        elements, t = self._elements(domain, path, scope)
+        saved = scope.get(var)
+        out = []
+        for v in elements:
+            scope[var] = (v, t)
+            g = self.cond(cond, path, scope)
+            if g is not False:
+                out.append((v, g))
+        if saved is None:
+            scope.pop(var, None)
+        else:
+            scope[var] = saved
+        return out, t
 
     def _loop(self, path: Path, frame: Frame, block: Block) -> list[Path] | None:
         s, pos = block.loop
@@ -780,19 +779,11 @@ class Unroller:
     def _menu(self, s: M.MenuStmt, path: Path, frame: Frame, decide: tuple[str, ...]) -> list[Path]:
         scope = frame.locals
         options: list[tuple[int, Value, Value, str]] = []
+        types: dict[int, str] = {}    # the type of each option's name
         for o_index, opt in enumerate(s.options):
             if opt.var is not None and opt.domain is not None:
-                elements, t = self._elements(opt.domain, path, scope)
-                saved = scope.get(opt.var)
-                for v in elements:
-                    scope[opt.var] = (v, t)
-                    g = self.cond(opt.cond, path, scope)
-                    if g is not False:
-                        options.append((o_index, v, g, opt.label.source))
-                if saved is None:
-                    scope.pop(opt.var, None)
-                else:
-                    scope[opt.var] = saved
+                guarded, types[o_index] = self._guards(opt.var, opt.domain, opt.cond, path, scope)
+                options += [(o_index, v, g, opt.label.source) for v, g in guarded]
             else:
                 g = self.cond(opt.cond, path, scope)
                 if g is not False:
@@ -806,22 +797,13 @@ class Unroller:
             opt = s.options[o]
             f = p.frames[-1]
             if opt.var is not None:
-                t = self._elements(opt.domain, p, f.locals)[1]
-                f.locals[opt.var] = (v, t)
+                f.locals[opt.var] = (v, types[o])
             f.blocks.append(Block(opt.body))
             outs.append(p)
         return outs
 
     def _random(self, s: M.RandomStmt, path: Path, scope: dict) -> None:
-        elements, t = self._elements(s.domain, path, scope)
-        saved = scope.get(s.var)
-        guards = []
-        for v in elements:
-            scope[s.var] = (v, t)
-            guards.append(self.cond(s.cond, path, scope))
-        if saved is not None:
-            scope[s.var] = saved
-        members = [(v, g) for v, g in zip(elements, guards) if g is not False]
+        members, t = self._guards(s.var, s.domain, s.cond, path, scope)
         if not members:
             raise Dead(f"chance node {s.kind} {s.var} with no outcome")
         if self.follow is not None:
@@ -932,10 +914,8 @@ def answer(game: Game, values: list[int], procedure: str, start: State, q: Quest
             exhaustive = False
             break
     status = "impossible" if exhaustive and not stack else "unknown"
-    out = Answer(status, unreplayed.actions if unreplayed else [], Fraction(0), ended, time.perf_counter() - t0,
-                 pruned=pruned)
-    out.faults = u.dead
-    return out
+    return Answer(status, unreplayed.actions if unreplayed else [], Fraction(0), ended, time.perf_counter() - t0,
+                  pruned=pruned, faults=u.dead)
 
 
 def follow(game: Game, values: list[int], procedure: str, keys: list[tuple[int, ...]], closures: bool = True
@@ -993,12 +973,12 @@ def _replayed(game: Game, start: State, p: Path, m: z3.ModelRef, q: Question, t0
     actions: list[str] = []
     prob = Fraction(1)
     for step in p.trail:
-        key = tuple(_num(m, k, p.fixed) for k in step.key)
+        key = tuple(_model_value(m, k, p.fixed) for k in step.key)
         if s.is_terminal():
             break
         node = s._node()
         here = (node.where.file, node.where.line)
-        if here != step.where or (step.may_skip and _alone(m, step.enabled)):
+        if here != step.where or (step.may_skip and _alone(m, step.enabled, p.fixed)):
             if step.may_skip:
                 continue
             return Answer("unreplayed", actions, Fraction(0), explored, time.perf_counter() - t0)
@@ -1017,24 +997,18 @@ def _replayed(game: Game, start: State, p: Path, m: z3.ModelRef, q: Question, t0
     return Answer(status, actions, prob, explored, time.perf_counter() - t0, s if ok else None, p.turns)
 
 
-def _num(m: z3.ModelRef, v: Value, fixed: dict[str, int]) -> int:
-    if isinstance(v, bool):
+def _model_value(m: z3.ModelRef, v: Value, fixed: dict[str, int]) -> int:
+    """A value recorded on the path (a number, or a term over chance constants) under the model.
+    Constants pinned after the value was recorded are no longer in the path condition, hence not
+    in the model: their pinned values go in first."""
+    if isinstance(v, (bool, int)):
         return int(v)
-    if isinstance(v, int):
-        return v
-    if z3.is_const(v) and str(v) in fixed:
-        return fixed[str(v)]
-    return z3.substitute(m.eval(v, model_completion=True), *[
-        (z3.Int(n), z3.IntVal(x)) for n, x in fixed.items()]).as_long() if fixed else \
-        m.eval(v, model_completion=True).as_long()
+    if fixed:
+        v = z3.substitute(v, *[(z3.Int(n), z3.IntVal(x)) for n, x in fixed.items()])
+    r = m.eval(v, model_completion=True)
+    return int(z3.is_true(r)) if z3.is_bool(r) else r.as_long()
 
 
-def _alone(m: z3.ModelRef, enabled: list[Value]) -> bool:
+def _alone(m: z3.ModelRef, enabled: list[Value], fixed: dict[str, int]) -> bool:
     """Only one option or outcome is enabled under the model: the engine takes it without pausing."""
-    n = 0
-    for g in enabled:
-        if isinstance(g, (bool, int)):
-            n += bool(g)
-        else:
-            n += z3.is_true(m.eval(g, model_completion=True))
-    return n == 1
+    return sum(_model_value(m, g, fixed) for g in enabled) == 1
