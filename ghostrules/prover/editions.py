@@ -34,7 +34,7 @@ from ..spec import expr as E
 from ..spec import model as M
 from ..spec.model import GameSpec
 from .local import Fact, LocalProver
-from .symbolic import Encoder, Scope, Term, fresh_state, range_facts
+from .symbolic import Encoder, Scope, Term, fresh_state, names_in, range_facts
 
 _finders = itertools.count()
 # ask Z3 for as few changed cells as possible (z3.Optimize; slower) rather than any position (z3.Solver)
@@ -133,21 +133,6 @@ def changed(a: GameSpec, b: GameSpec) -> list[Change]:
     return out
 
 
-def _names(e: E.Expr | None) -> set[str]:
-    out: set[str] = set()
-    stack = [e] if e is not None else []
-    while stack:
-        x = stack.pop()
-        if isinstance(x, E.Name):
-            out.add(x.id)
-        elif isinstance(x, E.Call):
-            out.add(x.func)
-        elif isinstance(x, E.Index):
-            out.add(x.name)
-        stack.extend(E.children(x))
-    return out
-
-
 class _Uses:
     """Which changed names an expression reads, through the definitions of either spec."""
 
@@ -155,7 +140,7 @@ class _Uses:
         self.defs: dict[str, set[str]] = {}
         for spec in specs:
             for n, d in _defines(spec).items():
-                self.defs.setdefault(n, set()).update(_names(d.value))
+                self.defs.setdefault(n, set()).update(names_in([d.value]))
         self.names = names
         self._memo: dict[str, frozenset[str]] = {}
 
@@ -170,7 +155,7 @@ class _Uses:
 
     def of(self, e: E.Expr | None) -> frozenset[str]:
         out: set[str] = set()
-        for n in _names(e):
+        for n in names_in([e] if e is not None else []):
             out |= self.of_name(n)
         return frozenset(out)
 

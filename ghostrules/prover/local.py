@@ -109,9 +109,7 @@ class LocalProver:
         if e is None:
             return frozenset()
         out: set[str] = set()
-        stack = [e]
-        while stack:
-            x = stack.pop()
+        for x in E.walk(e):
             if isinstance(x, E.Index) and x.name in self.layout.slots:
                 out.add(x.name)
             elif isinstance(x, E.Name):
@@ -121,7 +119,6 @@ class LocalProver:
                     out |= self.define_reads(x.id)
             elif isinstance(x, E.Call) and x.func in self.defines:
                 out |= self.define_reads(x.func)
-            stack.extend(E.children(x))
         return frozenset(out)
 
     def define_reads(self, name: str) -> frozenset[str]:

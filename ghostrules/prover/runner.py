@@ -308,13 +308,7 @@ def _check_instance(prover: LocalProver, facts: Facts, ob: Obligation, timeout_m
 
 def _has_quantifier(e: Any) -> bool:
     from ..spec import expr as E
-    stack = [e] if e is not None else []
-    while stack:
-        x = stack.pop()
-        if isinstance(x, E.Quant):
-            return True
-        stack.extend(E.children(x))
-    return False
+    return any(isinstance(x, E.Quant) for x in E.walk(e))
 
 
 def _solve_as_stated(facts: Facts, ob: Obligation, timeout_ms: int) -> tuple[Any, z3.Solver]:

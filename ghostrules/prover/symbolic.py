@@ -509,14 +509,12 @@ def names_in(exprs: list[Any]) -> set[str]:
     """The names these expressions use (names, functions called, slots or tables indexed), not
     following definitions."""
     out: set[str] = set()
-    stack: list[Any] = list(exprs)
-    while stack:
-        x = stack.pop()
-        n = x.id if isinstance(x, E.Name) else x.func if isinstance(x, E.Call) else \
-            x.name if isinstance(x, E.Index) else None
-        if n is not None:
-            out.add(n)
-        stack.extend(E.children(x))
+    for e in exprs:
+        for x in E.walk(e):
+            n = x.id if isinstance(x, E.Name) else x.func if isinstance(x, E.Call) else \
+                x.name if isinstance(x, E.Index) else None
+            if n is not None:
+                out.add(n)
     return out
 
 

@@ -20,6 +20,7 @@ Z3 meaning and a direct readable rendering (``render``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Union
 
 import attrs
@@ -165,6 +166,15 @@ def _paren(e: Expr) -> str:
     """Operands of a binary operator: compound ones are parenthesised, so rendering is unambiguous."""
     return f"({e.render()})" if isinstance(e, (Binary, Unary, Cond)) and not (
         isinstance(e, Unary) and e.op == "-" and not isinstance(e.operand, (Binary, Unary, Cond))) else e.render()
+
+
+def walk(e: Expr | None) -> Iterator[Expr]:
+    """Every node of an expression, itself first (nothing for None)."""
+    stack = [e] if e is not None else []
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(children(x))
 
 
 def children(e: Expr) -> tuple[Expr, ...]:
