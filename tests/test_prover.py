@@ -283,3 +283,26 @@ def test_files_with_their_own_search_run_beside_the_session() -> None:
     assert sorted(seen) == sorted(pids)
     one = lanes.run_files(files, {}, jobs=1)
     assert {rows[0]["pid"] for _, rows, _ in one} == {os.getpid()}
+
+
+@pytest.mark.parametrize("answers, status", [([z3.unknown, z3.unsat], "proved"),
+                                             ([z3.unknown, z3.unknown], "unknown"),
+                                             ([z3.unsat], "proved")])
+def test_an_unknown_gets_one_longer_try(monkeypatch: pytest.MonkeyPatch, answers: list, status: str) -> None:
+    """Timeouts are wall-clock, so a loaded machine can turn a proof into an unknown: an unknown is
+    tried once more with RETRY_FACTOR times the time; a proved obligation is not tried again."""
+    from ghostrules.prover import runner
+    from ghostrules.prover.local import LocalProver
+    spec = load_spec("betrayal")
+    prover = LocalProver(spec, Layout(spec))
+    ob = next(iter(prover.walk_rule(next(r for r in spec.rules if r.kind == "procedure"))))
+    asked: list[int] = []
+
+    def stated(facts: object, ob: object, timeout_ms: int) -> tuple[object, z3.Solver]:
+        asked.append(timeout_ms)
+        return answers[len(asked) - 1], z3.Solver()
+    monkeypatch.setattr(runner, "_check_instance", lambda *a: None)
+    monkeypatch.setattr(runner, "_solve_as_stated", stated)
+    result = runner.solve(prover, runner.Facts(prover), ob, 700)
+    assert result.status == status
+    assert asked == [700, 700 * runner.RETRY_FACTOR][:len(answers)]

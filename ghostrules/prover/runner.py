@@ -340,6 +340,9 @@ def _solve_as_stated(facts: Facts, ob: Obligation, timeout_ms: int) -> tuple[Any
     return answer, solver
 
 
+RETRY_FACTOR = 4
+
+
 def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, solved: Solved | None = None,
           readable: bool = True) -> Result:
     """Prove one obligation. An invariant obligation is first tried through one instance of its
@@ -364,6 +367,11 @@ def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, so
     solver = None
     if answer != z3.unsat:
         answer, solver = _solve_as_stated(facts, ob, timeout_ms)
+    if answer == z3.unknown:
+        # the timeouts are wall-clock: on a loaded machine an obligation that takes a second alone
+        # can run out of time. An unknown gets one more try with RETRY_FACTOR times the time (a
+        # proof is a proof whenever it comes; normally no obligation gets here)
+        answer, solver = _solve_as_stated(facts, ob, RETRY_FACTOR * timeout_ms)
     seconds = time.perf_counter() - start
     if answer == z3.unsat:
         result = Result(ob, "proved", seconds)
