@@ -4,14 +4,19 @@ A local is *live* at an instruction when some path from there reads it before wr
 frames of the same procedure at the same instruction whose live locals are equal behave the same
 from then on, whatever their dead locals hold (the last face of a finished loop, a counter of a
 loop that has exited). Searches use this to recognise one position reached in several ways
-(``State.position_key``); nothing in the run of a game depends on it.
+(``query/search.py``, ``frames_live_key``); nothing in the run of a game depends on it.
 
 The reads of an instruction come from its compiled functions (``compile_expr.reads``). A function
 whose reads are unknown makes every local of its procedure live everywhere (the safe answer).
+
+Counted loops (``CountedLoop``) are keyed by the passes they have left; among them, loops of
+*exchangeable rolls* (``exchangeable_cells``), whose passes commute, let a search predict a pass
+from one it has seen.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -126,12 +131,15 @@ class CountedLoop:
     pairs that leave the same number of passes make the same position (three dice rolled of four,
     or one of two, both leave one die to roll)."""
 
-    __slots__ = ("head", "exit", "counter", "var", "values", "cond", "cond_locals", "_counts")
+    __slots__ = ("head", "exit", "counter", "var", "values", "cond", "cond_locals", "_counts", "cells")
 
     def __init__(self, head: int, ins: ForNextI, values: tuple[int, ...], cond_locals: tuple[str, ...]) -> None:
         self.head, self.exit, self.counter, self.var = head, ins.exit, ins.counter, ins.var
         self.values, self.cond, self.cond_locals = values, ins.cond, cond_locals
         self._counts: dict[tuple[Any, ...], int] = {}
+        # for a loop of exchangeable rolls (``exchangeable_cells``): outcome -> the one slot its pass
+        # reads and writes; None otherwise
+        self.cells: dict[int, int] | None = None
 
     def passes_left(self, L: dict[str, Any]) -> Any:
         at = (L.get(self.counter), *map(L.get, self.cond_locals))
@@ -183,6 +191,141 @@ def _writes(ins: Any) -> set[str]:
     return set()
 
 
+def exchangeable_cells(code: list[Any], head: int, exit: int, live: list[frozenset[str]]) -> dict[int, int] | None:
+    """The passes of a counted loop that rolls a die first and then touches one slot that the face picks.
+
+    For ``for k in [...] if ...: roll d as r; <body>`` (``head`` the loop's head, the roll at ``head + 1``)
+    whose body holds only sets, conditional and plain jumps within the loop and says, where every
+    compiled function reads no local but ``r`` and reads or writes the slots only at one index
+    ``h(r)`` (the same expression everywhere, of ``r`` alone), ``h`` taking the die's faces to distinct
+    slots, and ``r`` is dead at the head and at the exit, returns {face: h(face)}; otherwise None.
+
+    Then a pass with face x changes only the slot h(x), to a value that depends on x and that slot's
+    old value alone, and ends where it began (or leaves the loop): passes with different faces touch
+    different slots, so any order of the same faces gives the same values, and a search can predict a
+    pass from one it has seen with the same face and the same old value of h(face). (``say`` only
+    writes the log, which searches turn off.)"""
+    n = len(code)
+    roll = code[head + 1] if head + 1 < n else None
+    if type(roll) is not RollI or roll.var in live[head] or (exit < n and roll.var in live[exit]):
+        return None
+    r = roll.var
+    index: Any = None  # the one index expression (an ast node) and its dump
+    dump = None
+    namespace: dict[str, Any] = {}
+    wrote = False
+    todo = [head + 2]  # the instructions a pass runs after the roll: each must come back to the head
+    seen = set()
+    while todo:
+        pc = todo.pop()
+        if pc == head or pc in seen:
+            continue
+        if not head + 2 <= pc < exit:
+            return None
+        seen.add(pc)
+        ins = code[pc]
+        t = type(ins)
+        if t is SayI:
+            todo.append(pc + 1)
+            continue
+        if t is JumpI:
+            todo.append(ins.target)
+            continue
+        if t is JumpIfNotI:
+            todo += (pc + 1, ins.target)
+            fns = [ins.cond]
+        elif t is SetI:
+            todo.append(pc + 1)
+            fns = [ins.value]
+            node = _parse(ins.index)
+            if node is None or not _cell_free(node, r):
+                return None
+            namespace = ins.index.__globals__
+            if dump is None:
+                index, dump = node, ast.dump(node)
+            elif ast.dump(node) != dump:
+                return None
+            wrote = True
+        else:
+            return None
+        for fn in fns:
+            node = _parse(fn)
+            found: list[ast.expr] = []
+            if node is None or not _reads_one_cell(node, r, found):
+                return None
+            for idx in found:
+                if dump is None:
+                    index, dump = idx, ast.dump(idx)
+                elif ast.dump(idx) != dump:
+                    return None
+    if not wrote:
+        return None
+    try:  # the index as a function of r alone, in the namespace of the compiled expressions
+        where = eval(f"lambda L: {ast.unparse(index)}", namespace)  # noqa: S307 - generated code, reparsed
+    except Exception:  # noqa: BLE001 - not computable alone: not this pattern
+        return None
+    cells = {}
+    for face in roll.keys:
+        try:
+            cell = where({r: face})
+        except Exception:  # noqa: BLE001 - an outcome the index rejects: not this pattern
+            return None
+        if type(cell) is not int:
+            return None
+        cells[face] = cell
+    if len(set(cells.values())) != len(cells):
+        return None
+    return cells
+
+
+def _parse(fn: Any) -> ast.expr | None:
+    """The expression of a function compiled by ``compile_expr`` (None for any other function)."""
+    code = getattr(fn, "code", None)
+    if code is None:
+        return None
+    try:
+        return ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return None
+
+
+def _cell_free(node: ast.AST, r: str) -> bool:
+    """Does ``node`` read no slot, and no local but ``L['r']``?"""
+    return _reads_one_cell(node, r, None)
+
+
+# What generated expressions (compile_expr) may name besides ``v`` (the slots) and ``L`` (the locals):
+# constants ``_kN`` (data, never called), quantifier variables ``_qN``, and functions of their
+# arguments alone. Anything else (a definition ``_dN(v, ...)``, an attribute, a name not listed
+# here) makes the analysis answer None: it trusts only what it can read.
+_PURE_CALLS = frozenset({"_bad", "_ck", "_within", "_within_list", "_div", "_mod", "_label", "min", "max", "abs",
+                         "len", "sum", "any", "all", "next", "range", "str"})
+_DATA = re.compile(r"_[kq]\d+\Z")
+
+
+def _reads_one_cell(node: ast.AST, r: str, found: list[ast.expr] | None) -> bool:
+    """Every use of ``v`` in ``node`` is ``v[i]`` with ``i`` free of slots and of locals but ``r`` (each
+    such ``i`` goes to ``found``; with ``found`` None, no use of ``v`` at all), every use of ``L`` is
+    ``L['r']``, and nothing else reaches the state (see ``_PURE_CALLS``)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        if node.value.id == "v":
+            if found is None or isinstance(node.slice, ast.Slice) or not _cell_free(node.slice, r):
+                return False
+            found.append(node.slice)
+            return True
+        if node.value.id == "L":
+            return isinstance(node.slice, ast.Constant) and node.slice.value == r
+    if isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name) or node.func.id not in _PURE_CALLS or node.keywords:
+            return False
+        return all(_reads_one_cell(arg, r, found) for arg in node.args)
+    if isinstance(node, ast.Name):
+        return _DATA.match(node.id) is not None or node.id in ("True", "False", "None")
+    if isinstance(node, (ast.Attribute, ast.Lambda, ast.NamedExpr, ast.Starred, ast.Await, ast.Yield, ast.YieldFrom)):
+        return False
+    return all(_reads_one_cell(child, r, found) for child in ast.iter_child_nodes(node))
+
+
 def frame_keys(proc: Procedure) -> list[tuple[tuple[str, ...], tuple[CountedLoop, ...]]] | None:
     """What a position key takes from a frame of ``proc`` at each instruction: (the live locals, the
     counted loops (``CountedLoop``) it is inside). None: every local counts (reads not known)."""
@@ -217,6 +360,7 @@ def frame_keys(proc: Procedure) -> list[tuple[tuple[str, ...], tuple[CountedLoop
             if any(set(cond_locals) & _writes(code[pc]) for pc in body):
                 continue
         loops[head] = CountedLoop(head, ins, values, cond_locals)
+        loops[head].cells = exchangeable_cells(code, head, ins.exit, live)
     if not loops:
         return [(tuple(sorted(x)), ()) for x in live]
     # inside counted loops, their heads read neither the counter nor the locals of the condition:

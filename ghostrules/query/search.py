@@ -2,15 +2,19 @@
 
 ``Odds`` enumerates every chance node with its exact Fractions up to a horizon, plays the decisions
 in between to maximise the value of the outcome, and memoises positions on their values and call
-stack (the history is not part of a position). ``reachable`` searches decisions and chance outcomes
-for a goal within a number of actions and returns a witness line.
+stack (the history is not part of a position; ``PositionTable``). In a loop of exchangeable rolls
+(engine/liveness.py) it predicts a pass it has seen before instead of playing it, so another order of
+the same faces costs a lookup. ``reachable`` searches decisions and chance outcomes for a goal within
+a number of actions and returns a witness line.
 """
 
 from __future__ import annotations
 
+import gc
+import operator
 import sys
+from collections.abc import Callable, Iterator
 from math import gcd
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -39,20 +43,25 @@ def live_frames_key(state: State) -> tuple[Any, ...]:
     return frames_live_key(state, state.stack)
 
 
-def frames_live_key(state: State, frames: list[list[Any]]) -> tuple[Any, ...]:
-    """``live_frames_key`` of some of the state's frames."""
+def frames_live_key(state: State, frames: list[list[Any]], start: int = 0) -> tuple[Any, ...]:
+    """``live_frames_key`` of the frames ``frames[start:]`` of the state, as one flat tuple: for each
+    frame its procedure, its instruction, then the values of its live locals and the passes left in
+    its counted loops. Flat is as exact as a tuple per frame: the procedure and the instruction fix
+    how many items follow, so equal tuples are equal frame by frame."""
     keys = state.game.program.frame_keys
-    out = []
-    for proc, pc, L in frames:
+    out: list[Any] = []
+    for i in range(start, len(frames)):
+        proc, pc, L = frames[i]
         k = keys[proc]
         if k is None:
-            out.append((proc, pc, tuple(sorted(L.items()))))
+            out += (proc, pc, tuple(sorted(L.items())))
             continue
         names, loops = k[pc]
+        out += (proc, pc)
+        if names:
+            out += map(L.get, names)
         if loops:
-            out.append((proc, pc, tuple(map(L.get, names)), tuple([loop.passes_left(L) for loop in loops])))
-        else:
-            out.append((proc, pc, tuple(map(L.get, names))))
+            out += [loop.passes_left(L) for loop in loops]
     return tuple(out)
 
 
@@ -128,17 +137,91 @@ class Horizon:
 
 
 Leaf = Callable[[State], tuple[Fraction, Any]]
+Result = tuple[tuple[int, int], dict[Any, tuple[int, int]]]
 
 
 class TooLarge(Exception):
     """The search would visit more positions than its budget allows."""
 
 
+def _nothing(values: list[int]) -> tuple[()]:
+    return ()
+
+
+class PositionTable:
+    """The positions a search has met, each with what it found there.
+
+    A position is its values, all of them, and a hashable rest (its frames as far as play can tell,
+    the known-outcomes cursor): two entries are one position exactly when both are equal, as with a
+    key ``(tuple(values), rest)``. Only the hashing differs: hashing all the slots (hundreds; most
+    never change within one search) at every lookup would cost more than the rest of the search, so
+    the table hashes the rest and a few *hot* slots, and compares the full values only within a
+    bucket. Any choice of hot slots gives the same answers (positions equal in all slots are equal in
+    the hot ones); it only decides how long buckets get. The table starts with none and, when a
+    bucket grows past ``spread``, adds the slots in which that bucket's positions differ and rehashes.
+
+    The value lists are kept, not copied: the search never changes a state it has keyed.
+    """
+
+    __slots__ = ("hot", "_pick", "_buckets", "spread", "size")
+
+    def __init__(self, spread: int = 3) -> None:
+        self.hot: tuple[int, ...] = ()
+        self._pick: Callable[[list[int]], Any] = _nothing
+        self._buckets: dict[Any, list[list[Any]]] = {}
+        self.spread = spread
+        self.size = 0
+
+    def get(self, rest: Any, values: list[int]) -> list[Any] | None:
+        """The entry ``[values, ...]`` of this position, or None."""
+        bucket = self._buckets.get((rest, self._pick(values)))
+        if bucket is not None:
+            for entry in bucket:
+                if entry[0] == values:
+                    return entry
+        return None
+
+    def add(self, rest: Any, entry: list[Any]) -> None:
+        """Add the entry ``[values, ...]`` of a position not in the table."""
+        key = (rest, self._pick(entry[0]))
+        bucket = self._buckets.get(key)
+        self.size += 1
+        if bucket is None:
+            self._buckets[key] = [entry]
+            return
+        bucket.append(entry)
+        if len(bucket) > self.spread:
+            self._widen(bucket)
+
+    def _widen(self, bucket: list[list[Any]]) -> None:
+        hot = set(self.hot)
+        hot.update(i for i, column in enumerate(zip(*(e[0] for e in bucket))) if column.count(column[0]) != len(column))
+        if len(hot) == len(self.hot):  # no slot tells them apart (one position added twice): keep the hashing
+            return
+        self.hot = tuple(sorted(hot))
+        self._pick = operator.itemgetter(*self.hot)
+        old = self._buckets
+        self._buckets = {}
+        for (rest, _), entries in old.items():
+            for entry in entries:
+                self._buckets.setdefault((rest, self._pick(entry[0])), []).append(entry)
+
+    def entries(self) -> Iterator[tuple[Any, list[Any]]]:
+        """(rest, entry) for every position in the table."""
+        for (rest, _), entries in self._buckets.items():
+            for entry in entries:
+                yield rest, entry
+
+
 class Odds:
     """Exact expected value and distribution of leaf labels from a position, optimal decisions.
 
     With ``ceiling`` (the highest value a leaf can have, e.g. 1 for a probability) a decision stops
-    looking at further options once one reaches it. ``budget`` bounds the positions visited."""
+    looking at further options once one reaches it. ``budget`` bounds the positions visited.
+
+    Positions are memoised (``PositionTable``) on their values, their frames as far as the rest of
+    play can tell (``frames_live_key``) and the known-outcomes cursor; inside the horizon only the
+    frames from the horizon's frame up count (those under it are the same in every such position)."""
 
     def __init__(self, horizon: Horizon, leaf: Leaf, known: KnownOutcomes | None = None,
                  ceiling: Fraction | None = None, budget: int = 20_000) -> None:
@@ -147,75 +230,157 @@ class Odds:
         self.known = known or KnownOutcomes()
         self.ceiling = ceiling
         self.budget = budget
-        self.memo: dict[Any, tuple[tuple[int, int], dict[Any, tuple[int, int]]]] = {}
-
-        self.policy: dict[Any, str] = {}
+        self.table = PositionTable()
+        self.after = PositionTable()  # positions just after the last pass of an exchangeable roll loop
+        self.learned: dict[tuple[Any, int, int], int] = {}  # (loop, face, old value of its slot) -> new value
         self.rules: dict[str, None] = {}
         self.positions = 0
+
+    @property
+    def policy(self) -> dict[Any, str]:
+        """The decision taken at every position with a choice: (rest of its key, values) -> label."""
+        return {(rest, tuple(entry[0])): entry[2] for rest, entry in self.table.entries() if entry[2] is not None}
 
     def solve(self, state: State, cursor: tuple[tuple[str, int], ...] = ()) -> tuple[Fraction, dict[Any, Fraction]]:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20000))
+        # The table keeps a list of values per position; the collector would walk them all again
+        # and again (a tenth of the search's time), and the search makes no reference cycles.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             s = state.clone()
             s.tracing = False
             (n, d), dist = self._value(s, cursor)
             return Fraction(n, d), {label: Fraction(*q) for label, q in dist.items()}
         finally:
+            if collecting:
+                gc.enable()
             sys.setrecursionlimit(old)
+
+    def key(self, s: State, cursor: tuple[tuple[str, int], ...] = ()) -> tuple[Any, bool]:
+        """(the hashable part of the position's identity, whether it is inside the horizon); with
+        ``s.values``, it identifies the position in this search."""
+        hz = self.horizon
+        if hz.inside(s):
+            return (frames_live_key(s, s.stack, hz.depth - 1), cursor), True
+        o = s.outcome()
+        return (live_frames_key(s), (o.result, o.rule_id) if o else None, cursor), False
 
     # Inside the search a value or a probability is a pair (numerator, denominator) of ints, not yet
     # reduced: Fraction arithmetic would cost more than the rest of the search. solve() returns Fractions.
-    def _key(self, s: State) -> tuple[Any, bool]:
-        """(what identifies the position in this search, whether it is inside the horizon). Inside,
-        the frames under the horizon's frame are the same in every position, so they are left out."""
-        if self.horizon.inside(s):
-            return (tuple(s.values), frames_live_key(s, s.stack[self.horizon.depth - 1:])), True
-        return position_key(s), False
-
-    def _value(self, s: State, cursor: tuple[tuple[str, int], ...]) -> tuple[tuple[int, int], dict[Any, tuple[int, int]]]:
-        position, inside = self._key(s)
-        key = (position, cursor)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
+    def _value(self, s: State, cursor: tuple[tuple[str, int], ...]) -> Result:
+        rest, inside = self.key(s, cursor)
+        table = self.table
+        values = s.values
+        bucket = table._buckets.get((rest, table._pick(values)))  # PositionTable.get, inlined
+        if bucket is not None:
+            for entry in bucket:
+                if entry[0] == values:
+                    return entry[1]
         self.positions += 1
         if self.positions > self.budget:
             raise TooLarge(f"more than {self.budget} positions before the horizon")
-        out: tuple[tuple[int, int], dict[Any, tuple[int, int]]]
+        label = None
+        out: Result
         if not inside:
             out = self._leaf(s)
         elif s.is_chance_node():
-            out = self._chance(s, cursor)
+            out = self._chance(s, cursor, rest)
         else:
             actions = s.legal_actions()
-            if len(actions) > 1 and self.horizon.mode == "decision":
-                out = self._leaf(s)
-            elif len(actions) == 1:
+            if len(actions) == 1:
                 self.rules[actions[0].rule or s.node_rule()] = None
                 out = self._value(s.child(actions[0]), cursor)
+            elif self.horizon.mode == "decision":
+                out = self._leaf(s)
             else:
-                out = self._decision(s, key, actions, cursor)
-        self.memo[key] = out
+                out, label = self._decision(s, actions, cursor)
+        table.add(rest, [values, out, label])
         return out
 
-    def _chance(self, s: State, cursor: tuple[tuple[str, int], ...]) -> tuple[tuple[int, int], dict[Any, tuple[int, int]]]:
+    def _chance(self, s: State, cursor: tuple[tuple[str, int], ...], rest: Any = None) -> Result:
         self.rules[s.node_rule()] = None
         actions, weights, total, nxt = self.known.weights(s, cursor)
         num, den = 0, 1  # the sum of weight * value over the outcomes
         dist: dict[Any, tuple[int, int]] = {}
+        rolls = self._rolls(s, rest) if rest is not None else None
         for action, w in zip(actions, weights):
-            (vn, vd), d = self._value(s.child(action), nxt)
+            if rolls is not None:
+                (vn, vd), d = self._roll(s, rolls, action, rest, nxt)
+            else:
+                (vn, vd), d = self._value(s.child(action), nxt)
             num, den = _add(num, den, w * vn, vd)
             for label, (qn, qd) in d.items():
                 pn, pd = dist.get(label, (0, 1))
                 dist[label] = _add(pn, pd, w * qn, qd)
         return _reduce(num, den * total), {label: _reduce(pn, pd * total) for label, (pn, pd) in dist.items()}
 
-    def _decision(self, s: State, key: Any, actions: list[Action],
-                  cursor: tuple[tuple[str, int], ...]) -> tuple[tuple[int, int], dict[Any, tuple[int, int]]]:
+    # ---- exchangeable rolls (engine/liveness.py, ``exchangeable_cells``) -------------------------
+    # In a loop whose passes each roll a die and then touch only the slot the face picks, a pass with
+    # face x from values V gives V with that slot set to g(x, old value): the same for every position.
+    # Seen once (``learned``, checked against the real child), it is predicted after that: the child's
+    # key is then known without running it, and if the table has it (another order of the same faces
+    # got there first) the child is not made at all. The last pass leaves the loop, so its child's key
+    # is not known; the positions just after it are kept apart (``after``), under the key of the
+    # position before the pass and the predicted values, which fix all the rest of play.
+    def _rolls(self, s: State, rest: Any) -> tuple[Any, int] | None:
+        """(the loop, the passes left after this one) when ``s`` is at the roll of such a loop."""
+        proc, pc, L = s.stack[-1]
+        keys = s.game.program.frame_keys[proc]
+        if keys is None:
+            return None
+        loops = keys[pc][1]
+        if not loops or loops[-1].cells is None or loops[-1].head + 1 != pc:
+            return None
+        loop = loops[-1]
+        passes = loop.passes_left(L)
+        if type(passes) is not int or rest[0][-1] != passes:  # (the key ends with it; else do not predict)
+            return None
+        return loop, passes
+
+    def _roll(self, s: State, rolls: tuple[Any, int], action: Action, rest: Any,
+              nxt: tuple[tuple[str, int], ...]) -> Result:
+        loop, passes = rolls
+        values = s.values
+        cell = loop.cells.get(action.key[0])
+        if cell is None:
+            return self._value(s.child(action), nxt)
+        seen = (loop, action.key[0], values[cell])
+        g = self.learned.get(seen)
+        if g is not None:
+            predicted = values[:]
+            predicted[cell] = g
+            if passes:
+                entry = self.table.get((rest[0][:-1] + (passes - 1,), nxt), predicted)
+            else:
+                entry = self.after.get((rest[0], nxt), predicted)
+            if entry is not None:
+                return entry[1]
+        child = s.child(action)
+        if passes and (g is None or child.values != predicted):  # (a prediction is checked when it can be)
+            self._learn(s, child, seen, cell, (rest[0][:-1] + (passes - 1,), nxt))
+        out = self._value(child, nxt)
+        if g is not None and not passes:
+            self.after.add((rest[0], nxt), [predicted, out, None])
+        return out
+
+    def _learn(self, s: State, child: State, seen: tuple[Any, int, int], cell: int, predicted_rest: Any) -> None:
+        """Note g(face, old value) from a pass that stayed in the loop, after checking that the child
+        is what the analysis says: the same values but that slot, at the roll again, with that key."""
+        expected = s.values[:]
+        expected[cell] = child.values[cell]
+        top, here = child.stack[-1] if child.stack else None, s.stack[-1]
+        if expected != child.values or top is None or top[0] != here[0] or top[1] != here[1] or \
+                len(child.stack) != len(s.stack) or self.key(child, predicted_rest[1])[0] != predicted_rest or \
+                self.learned.get(seen, child.values[cell]) != child.values[cell]:
+            raise AssertionError(f"a pass of the loop at {s.game.program.procs[here[0]].name}:{here[1]} did not do "
+                                 f"what engine/liveness.py proved (exchangeable rolls)")
+        self.learned[seen] = child.values[cell]
+
+    def _decision(self, s: State, actions: list[Action], cursor: tuple[tuple[str, int], ...]) -> tuple[Result, str]:
         self.rules[s.node_rule()] = None
-        best: tuple[tuple[int, int], dict[Any, tuple[int, int]]] | None = None
+        best: Result | None = None
         best_label = ""
         ceiling = self.ceiling
         for action in actions:
@@ -226,10 +391,9 @@ class Odds:
             if ceiling is not None and vn * ceiling.denominator >= ceiling.numerator * vd:
                 break
         assert best is not None
-        self.policy[key] = best_label
-        return best
+        return best, best_label
 
-    def _leaf(self, s: State) -> tuple[tuple[int, int], dict[Any, tuple[int, int]]]:
+    def _leaf(self, s: State) -> Result:
         value, label = self.leaf(s)
         o = s.outcome()
         if o is not None:
@@ -239,7 +403,8 @@ class Odds:
 
     def best_action(self, state: State, cursor: tuple[tuple[str, int], ...] = ()) -> str | None:
         """The decision this search takes in ``state`` (after ``solve``), if it had a choice there."""
-        return self.policy.get((self._key(state)[0], cursor))
+        entry = self.table.get(self.key(state, cursor)[0], state.values)
+        return entry[2] if entry is not None else None
 
 
 def _add(n1: int, d1: int, n2: int, d2: int) -> tuple[int, int]:
