@@ -245,19 +245,19 @@ def test_betrayal_line_of_sight_is_an_atom_and_the_attack_menu_is_proved() -> No
 def test_an_invariant_obligation_is_proved_through_one_instance() -> None:
     """One card per ghost slot after a ghost is placed (GS-PLACE-6) is proved for one instance of
     INV-SLOT; the same obligation without the placement's test that the slot is free is not."""
-    from ghostrules.prover import runner
+    from ghostrules.prover import solving
     from ghostrules.prover.local import LocalProver
     spec = load_spec("ghost-stories")
     prover = LocalProver(spec, Layout(spec))
-    facts = runner.Facts(prover)
+    facts = solving.Facts(prover)
     rule = next(r for r in spec.rules if r.id == "GS-PLACE-3" and r.kind == "procedure")
     ob = next(o for o in prover.walk_rule(rule) if o.rule == "GS-PLACE-6" and o.text.startswith("INV-SLOT"))
     assert prover.instance_goal(ob) is not None
-    assert runner._check_instance(prover, facts, ob, 20000) == z3.unsat
+    assert solving._check_instance(prover, facts, ob, 20000) == z3.unsat
     # without the option's test (placement_allowed, whose first conjunct is "the slot is free")
     weaker = attrs.evolve(ob, assumptions=[a for a in ob.assumptions if not str(a).startswith("And(Not(Or(v")])
     assert len(weaker.assumptions) < len(ob.assumptions)
-    assert runner._check_instance(prover, facts, weaker, 20000) == z3.sat
+    assert solving._check_instance(prover, facts, weaker, 20000) == z3.sat
 
 
 def test_files_with_their_own_search_run_beside_the_session() -> None:
@@ -291,7 +291,7 @@ def test_files_with_their_own_search_run_beside_the_session() -> None:
 def test_an_unknown_gets_one_longer_try(monkeypatch: pytest.MonkeyPatch, answers: list, status: str) -> None:
     """Timeouts are wall-clock, so a loaded machine can turn a proof into an unknown: an unknown is
     tried once more with RETRY_FACTOR times the time; a proved obligation is not tried again."""
-    from ghostrules.prover import runner
+    from ghostrules.prover import solving
     from ghostrules.prover.local import LocalProver
     spec = load_spec("betrayal")
     prover = LocalProver(spec, Layout(spec))
@@ -301,8 +301,8 @@ def test_an_unknown_gets_one_longer_try(monkeypatch: pytest.MonkeyPatch, answers
     def stated(facts: object, ob: object, timeout_ms: int) -> tuple[object, z3.Solver]:
         asked.append(timeout_ms)
         return answers[len(asked) - 1], z3.Solver()
-    monkeypatch.setattr(runner, "_check_instance", lambda *a: None)
-    monkeypatch.setattr(runner, "_solve_as_stated", stated)
-    result = runner.solve(prover, runner.Facts(prover), ob, 700)
+    monkeypatch.setattr(solving, "_check_instance", lambda *a: None)
+    monkeypatch.setattr(solving, "_solve_as_stated", stated)
+    result = solving.solve(prover, solving.Facts(prover), ob, 700)
     assert result.status == status
-    assert asked == [700, 700 * runner.RETRY_FACTOR][:len(answers)]
+    assert asked == [700, 700 * solving.RETRY_FACTOR][:len(answers)]

@@ -2,7 +2,7 @@
 
 symbolic.py encodes the condition language over a symbolic state; local.py collects one obligation
 per statement (conservation, ranges, invariants, preconditions, options) with the facts the rule
-itself checked; runner.py solves them for every configuration (sharing the proofs of rules that
+itself checked; solving.py solves one with Z3; runner.py solves them for every configuration (sharing the proofs of rules that
 read the same things), discovers the property files of proofs/ and writes counterexamples as
 scenario files, for `ghostrules prove`.
 """
