@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghostrules.prover.bounded import Question, report
-from ghostrules.prover.unroll import ask
+from ghostrules.prover.witness import ask
 from ghostrules.query import scenario_text
 
 GAME = "ghost-stories"

@@ -1,4 +1,4 @@
-"""The symbolic execution of the specs' statements (ghostrules/prover/unroll.py).
+"""The symbolic execution of the specs' statements (ghostrules/prover/unroll.py, witness.py).
 
 1. Differential: from a scenario's position, the statements run with the engine's own actions at
    its nodes reach the node where the engine paused, with the same values (or the same end):
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import ghostrules
 from ghostrules.engine.game import sample_chance
 from ghostrules.prover.bounded import Question, replay, report
-from ghostrules.prover.unroll import answer, follow, scenario_start
+from ghostrules.prover.witness import answer, follow, scenario_start
 from ghostrules.spec import load_spec
 
 FIXTURES = Path(__file__).parent / "fixtures" / "specs"
@@ -128,7 +128,7 @@ def test_a_recorded_value_uses_the_constants_pinned_after_it() -> None:
     and the model) is read with the pinned value, not the model's default 0."""
     import z3
 
-    from ghostrules.prover.unroll import _alone, _model_value
+    from ghostrules.prover.witness import _alone, _model_value
     a, b = z3.Int("c1x"), z3.Int("c2x")
     s = z3.Solver()
     s.add(b == 4)

@@ -12,7 +12,7 @@ words here: a proof file supplies them):
   holds one of these patterns is taken, the others are set aside; an exhaustive answer with
   options set aside is reported as unknown, not impossible).
 
-The question is answered by ``unroll.answer``: the spec's statements executed symbolically over k
+The question is answered by ``witness.answer``: the spec's statements executed symbolically over k
 turns with Z3 (chance outcomes are Z3 constants, decisions forks; see ``unroll.py``). The answer
 is one of:
 
