@@ -168,3 +168,120 @@ def test_heuristic_policy_outlives_random_play():
     heuristic = simulate(GAME, 2, parameters=PARAMS, policy="heuristic", seed=4, workers=1)
     random_play = simulate(GAME, 2, parameters=PARAMS, policy="random", seed=4, workers=1)
     assert sum(r["turns"] for r in heuristic.rows) > 1.5 * sum(r["turns"] for r in random_play.rows)
+
+
+def _first_card_draw(game):
+    """The initial position played on (first outcomes and options) to its first card draw (55 outcomes)."""
+    state = game.new_initial_state()
+    while not (state.is_chance_node() and state.chance_outcomes()[0][0].kind == "draw"):
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    return state
+
+
+def test_lookahead_samples_big_chance_nodes_reproducibly():
+    # a card draw (55 outcomes) stops the lookahead unless `samples` > 0: then the sampled cards are
+    # followed, with their placement decision passed through, and their ghost is seen
+    from ghostrules.simulate.lookahead import Search, expected
+    game = ghostrules.load_game(GAME, **PARAMS)
+    state = _first_card_draw(game)
+    ghosts = lambda s: (float(s.eval("count(g in card if in_play(g))")),)
+    through = {"GS-PLACE-6": None}
+    assert expected(state, Search(through), ghosts) == (0.0,)
+    assert expected(state, Search(through, samples=3), ghosts) == (0.0,)  # no generator: not followed
+    sampled = Search(through, samples=3)
+    # every sampled card is placed (a ghost that brings another one brings a sampled one too)
+    assert expected(state, sampled, ghosts, random.Random(1))[0] >= 1.0
+    assert expected(state, Search(through, budget=2, samples=3), ghosts, random.Random(1)) == (0.0,)
+    # the sampled draws are the generator's: equal seeds give equal readings
+    cards = lambda s: (float(s.eval("sum(g in card if in_play(g) : sum(c in colour : need(g, c)))")),)
+    assert expected(state, sampled, cards, random.Random(7)) == expected(state, sampled, cards, random.Random(7))
+
+
+def test_lookahead_plans_are_read_with_file_line_errors(tmp_path):
+    path = tmp_path / "policy.yaml"
+    path.write_text(
+        "value:\n"
+        "  - {term: \"haunted_tiles\", weight: -1}\n"
+        "lookahead:\n"
+        "  through: [GS-EXO-5]\n"
+        "  budget: 50\n"
+        "  plans:\n"
+        "    - node: \"GS-YANG-2|GS-YY-1\"\n"
+        "      through: [GS-YANG-4, {node: GS-EXO-8, option: \"exorcised\"}]\n"
+        "      samples: 2\n")
+    spec = read_policy(path)
+    plan = spec.search_for("GS-YANG-2")
+    assert set(plan.through) == {"GS-EXO-5", "GS-YANG-4", "GS-EXO-8"} and plan.budget == 50 and plan.samples == 2
+    assert plan.passes("GS-EXO-8", "Ghoul is exorcised") and not plan.passes("GS-EXO-8", "no ghost")
+    assert spec.search_for("GS-YANG-4") == spec.search and spec.search.samples == 0
+    path.write_text(path.read_text().replace("samples: 2", "depth: 2"))
+    with pytest.raises(SpecError, match=r"policy.yaml:9: unknown plan key 'depth'"):
+        read_policy(path)
+
+
+def test_lookahead_stops_and_estimates():
+    import re
+
+    from ghostrules.simulate.lookahead import Estimate, Search, expected
+    game = ghostrules.load_game(GAME, **PARAMS)
+    zero = lambda s: (0.0,)
+    draw = _first_card_draw(game)
+    # a card draw that stops the lookahead scores its rule's points
+    assert expected(draw, Search({}, stops=((re.compile("GS-PLACE-.*"), -35.0),)), zero) == (-35.0,)
+    assert expected(draw, Search({}, stops=((re.compile("GS-YANG-2"), -35.0),)), zero) == (0.0,)
+    # an estimated option is not followed: the decision's reading plus weight * its expression
+    state = draw.clone()
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    rule, first = state.node_rule(), state.legal_actions()[0].label
+    evaluate = lambda s, e: float(s.eval(e))
+    guess = Search({rule: None}, estimates=(Estimate(rule, re.compile(re.escape(first)), "7", 2.0),))
+    assert expected(state, guess, zero, evaluate=evaluate) == (14.0,)
+    worse = Search({rule: None}, estimates=(Estimate(rule, re.compile(re.escape(first)), "7", -2.0),))
+    assert expected(state, worse, zero, evaluate=evaluate) == (0.0,)  # another option, followed, is better
+    assert expected(state, Search({}, estimates=guess.estimates), zero, evaluate=evaluate) == (14.0,)
+
+
+def test_heuristic_takes_both_ghosts_of_a_double_exorcism():
+    # the first choice of a random game where dice and tokens defeat two ghosts from a corner: the
+    # heuristic takes both (the lookahead passes the order of their right stones, GS-CURSE-5; when it
+    # stopped there, both ghosts still looked in play and one ghost, or none, scored better)
+    game = ghostrules.load_game(GAME, **PARAMS)
+    policy = load_policy(GAME, "heuristic")
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            options = state.legal_actions()
+            if state.node_rule() == "GS-EXO-8" and any(" are exorcised" in o.label for o in options):
+                assert " are exorcised" in policy(state, random.Random(0)).label
+                return
+            state.apply_action(rng.choice(options))
+    pytest.fail("no double exorcism in 60 random games")
+
+
+def test_sampling_plan_policy_is_seeded(tmp_path):
+    # a plan that samples card draws still plays the same game for the same seed (the samples are
+    # drawn from a seed the game's generator gives), and the sampled plan applies to its decisions only
+    path = tmp_path / "policy.yaml"
+    path.write_text(
+        "value:\n"
+        "  - {term: \"count(g in card if in_play(g))\", weight: -20}\n"
+        "  - {term: \"sum(m in monk if playing[m] and alive[m] : qi[m])\", weight: 25}\n"
+        "lookahead:\n"
+        "  through: [GS-PLACE-6]\n"
+        "  budget: 40\n"
+        "  stops: [{node: GS-PLACE-5, score: -30}]\n"
+        "  plans:\n"
+        "    - {node: \"GS-YANG-4\", through: [{node: GS-YY-1, option: keep}], samples: 2, budget: 60}\n")
+    policy = HeuristicPolicy(read_policy(path))
+    assert policy.spec.search_for("GS-YANG-4").samples == 2 and policy.spec.search_for("GS-YANG-2").samples == 0
+    game = ghostrules.load_game(GAME, **PARAMS)
+    histories = []
+    for _ in range(2):
+        state = ghostrules.play(game, seed=3, policy=policy, max_actions=100_000)
+        histories.append(state.history())
+    assert histories[0] == histories[1]

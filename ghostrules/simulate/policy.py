@@ -14,7 +14,17 @@ policy file, which is data in the spec language, with these keys::
         - RULE-ID                   # every option of the decision
         - {node: RULE-ID, option: "asks .* for help"}   # only the options whose label matches
       budget: 400                   # positions expanded at most per option examined
-      max_outcomes: 8               # chance nodes with more outcomes (card draws) are not expanded
+      max_outcomes: 8               # chance nodes with more outcomes (card draws) are not expanded ...
+      samples: 0                    # ... unless samples > 0: then that many sampled outcomes are followed
+      stops:                        # points for stopping at a chance node of a rule (what a draw brings)
+        - {node: "RULE-ID", score: -35}
+      estimates:                    # options judged by an expression instead of being followed
+        - {node: RULE-ID, option: "tries to exorcise", value: "expression", weight: 0.01}
+      plans:                        # decisions with their own lookahead: through, estimates and stops
+        - node: "RULE-ID"           # add to the ones above; budget, max_outcomes, samples replace them
+          through: [OTHER-ID]
+          budget: 2000
+          samples: 3
     preferences:                    # extra points for options, in order of the file
       - node: "RULE-ID|OTHER-ID"    # the rule of the decision node (a regular expression, full match)
         option: "tries to exorcise" # a regular expression searched in the option's label (optional)
@@ -27,7 +37,10 @@ For every option of a decision with two options or more, the policy applies the 
 of the position and follows the game on: chance nodes are expanded exactly (each outcome weighted
 by its probability) and decisions named in ``lookahead.through`` take their best option by
 ``value``, until the next other decision, a chance node with more than ``max_outcomes`` outcomes,
-the end of the game, or until the budget is spent. The option's score is the expected ``value``
+the end of the game, or until the budget is spent (see :mod:`ghostrules.simulate.lookahead` for
+``samples``, ``stops`` and ``estimates``; a decision matching a plan's ``node`` uses the plan's
+lookahead). The sampled outcomes come from a generator seeded, once per decision, by the game's
+generator, and every option of the decision uses that seed. The option's score is the expected ``value``
 there, plus the points of every matching preference (a preference's ``lookahead`` expression is
 read at the first decision after the option, chance expanded exactly). The
 best score wins; ties are broken by the seeded random generator, so runs stay reproducible.
@@ -55,6 +68,7 @@ from ..engine.game import random_policy
 from ..spec import SpecError
 from ..spec.loader import games_root
 from ..spec.source import LDict, load_yaml_file
+from .lookahead import Estimate, Search, expected
 
 Policy = Callable[[State, random.Random], Action]
 POLICY_FILE = "policy.yaml"
@@ -88,6 +102,14 @@ class Preference:
 
 
 @attrs.frozen
+class Plan:
+    """A deeper lookahead for the decisions whose rule matches ``node``: ``search`` replaces the default."""
+
+    node: re.Pattern[str]
+    search: Search
+
+
+@attrs.frozen
 class PolicySpec:
     """A heuristic policy as read from its file."""
 
@@ -101,6 +123,22 @@ class PolicySpec:
     max_outcomes: int
     preferences: tuple[Preference, ...]
     definitions: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    samples: int = 0
+    plans: tuple[Plan, ...] = ()
+    estimates: tuple[Estimate, ...] = ()
+    stops: tuple[tuple[re.Pattern[str], float], ...] = ()
+
+    @property
+    def search(self) -> Search:
+        """The default lookahead, for decisions no plan names."""
+        return Search(self.through, self.budget, self.max_outcomes, self.samples, self.estimates, self.stops)
+
+    def search_for(self, rule: str) -> Search:
+        """The lookahead for a decision of ``rule``: the first matching plan's, else the default."""
+        for plan in self.plans:
+            if plan.node.fullmatch(rule):
+                return plan.search
+        return self.search
 
 
 def _number(raw: Any, owner: Any, key: str, default: float) -> float:
@@ -192,6 +230,57 @@ def _read_definitions(doc: LDict) -> dict[str, tuple[tuple[str, ...], str]]:
     return known
 
 
+def _read_through(owner: LDict) -> dict[str, re.Pattern[str] | None]:
+    """The ``through`` list of ``owner``: rule ID -> the pattern its options must match (None: all)."""
+    raw_through = owner.get("through") or []
+    if not isinstance(raw_through, list):
+        raise owner.error_at("through", "through is a list of rule IDs")
+    through: dict[str, re.Pattern[str] | None] = {}
+    for item in raw_through:
+        if isinstance(item, LDict):
+            if "node" not in item or set(item) - {"node", "option"}:
+                raise item.error("a through entry is a rule ID or {node: RULE-ID, option: REGEX}")
+            through[str(item["node"])] = _regex(item["option"], item, "option") if "option" in item else None
+        else:
+            through[str(item)] = None
+    return through
+
+
+def _read_estimates(owner: LDict, expression: Callable[[LDict, str], str]) -> tuple[Estimate, ...]:
+    """The ``estimates`` list of ``owner``: {node: RULE-ID, option: REGEX, value: EXPR, weight: N}."""
+    raw_list = owner.get("estimates") or []
+    if not isinstance(raw_list, list):
+        raise owner.error_at("estimates", "estimates is a list of {node: RULE-ID, option: REGEX, value: EXPR}")
+    out = []
+    for raw in raw_list:
+        if not isinstance(raw, LDict) or not {"node", "option", "value"} <= set(raw):
+            raise owner.error_at("estimates", "an estimate needs node (a rule ID), option (a regular expression) "
+                                              "and value (an expression)")
+        for key in raw:
+            if key not in {"node", "option", "value", "weight", "text"}:
+                raise raw.error_at(key, f"unknown estimate key {key!r}; an estimate has: node, option, value, "
+                                        "weight, text")
+        out.append(Estimate(str(raw["node"]), _regex(raw["option"], raw, "option"), expression(raw, "value"),
+                            _number(raw, raw, "weight", 1.0)))
+    return tuple(out)
+
+
+def _read_stops(owner: LDict) -> tuple[tuple[re.Pattern[str], float], ...]:
+    """The ``stops`` list of ``owner``: {node: REGEX, score: N} for chance nodes the lookahead stops at."""
+    raw_list = owner.get("stops") or []
+    if not isinstance(raw_list, list):
+        raise owner.error_at("stops", "stops is a list of {node: REGEX, score: N}")
+    out = []
+    for raw in raw_list:
+        if not isinstance(raw, LDict) or "node" not in raw:
+            raise owner.error_at("stops", "a stop needs node (the rule of a chance node, a regular expression)")
+        for key in raw:
+            if key not in {"node", "score", "text"}:
+                raise raw.error_at(key, f"unknown stop key {key!r}; a stop has: node, score, text")
+        out.append((_regex(raw["node"], raw, "node"), _number(raw, raw, "score", 0.0)))
+    return tuple(out)
+
+
 def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
     """Read and check a policy file (safe YAML; errors give file:line)."""
     doc = load_yaml_file(path, games_root())
@@ -219,19 +308,30 @@ def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
     outcomes = {str(k): _number(outcomes_raw, outcomes_raw, k, 0.0) for k in outcomes_raw}
     look = doc.get("lookahead") or LDict()
     for key in look:
-        if key not in {"through", "budget", "max_outcomes"}:
-            raise look.error_at(key, f"unknown lookahead key {key!r}; it has: through, budget, max_outcomes")
-    raw_through = look.get("through") or []
-    if not isinstance(raw_through, list):
-        raise look.error_at("through", "lookahead.through is a list of rule IDs")
-    through: dict[str, re.Pattern[str] | None] = {}
-    for item in raw_through:
-        if isinstance(item, LDict):
-            if "node" not in item or set(item) - {"node", "option"}:
-                raise item.error("a lookahead.through entry is a rule ID or {node: RULE-ID, option: REGEX}")
-            through[str(item["node"])] = _regex(item["option"], item, "option") if "option" in item else None
-        else:
-            through[str(item)] = None
+        if key not in {"through", "budget", "max_outcomes", "samples", "estimates", "stops", "plans"}:
+            raise look.error_at(key, f"unknown lookahead key {key!r}; it has: through, budget, max_outcomes, "
+                                     "samples, estimates, stops, plans")
+    through = _read_through(look)
+    budget = int(_number(look, look, "budget", 400))
+    max_outcomes = int(_number(look, look, "max_outcomes", 8))
+    samples = int(_number(look, look, "samples", 0))
+    estimates = _read_estimates(look, expression)
+    stops = _read_stops(look)
+    plans = []
+    raw_plans = look.get("plans") or []
+    if not isinstance(raw_plans, list):
+        raise look.error_at("plans", "lookahead.plans is a list of {node: REGEX, through: [...], budget: N, ...}")
+    for raw in raw_plans:
+        if not isinstance(raw, LDict) or "node" not in raw:
+            raise look.error_at("plans", "each plan needs 'node' (the rule ID of its decisions, a regular expression)")
+        for key in raw:
+            if key not in {"node", "through", "budget", "max_outcomes", "samples", "estimates", "stops", "text"}:
+                raise raw.error_at(key, f"unknown plan key {key!r}; a plan has: node, through, budget, "
+                                        "max_outcomes, samples, estimates, stops, text")
+        plans.append(Plan(_regex(raw["node"], raw, "node"), Search(
+            {**through, **_read_through(raw)}, int(_number(raw, raw, "budget", budget)),
+            int(_number(raw, raw, "max_outcomes", max_outcomes)), int(_number(raw, raw, "samples", samples)),
+            _read_estimates(raw, expression) + estimates, _read_stops(raw) + stops)))
     prefs = []
     for raw in doc.get("preferences") or []:
         if not isinstance(raw, LDict) or "node" not in raw:
@@ -251,10 +351,10 @@ def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
             text=str(raw.get("text", "")),
         ))
     return PolicySpec(name=str(doc.get("policy", name)), file=str(path), text=" ".join(str(doc.get("text", "")).split()),
-                      terms=tuple(terms), outcomes=outcomes, through=through,
-                      budget=int(_number(look, look, "budget", 400)),
-                      max_outcomes=int(_number(look, look, "max_outcomes", 8)), preferences=tuple(prefs),
-                      definitions=tuple((k, p, b) for k, (p, b) in definitions.items()))
+                      terms=tuple(terms), outcomes=outcomes, through=through, budget=budget,
+                      max_outcomes=max_outcomes, preferences=tuple(prefs),
+                      definitions=tuple((k, p, b) for k, (p, b) in definitions.items()),
+                      samples=samples, plans=tuple(plans), estimates=estimates, stops=stops)
 
 
 _compiled: weakref.WeakKeyDictionary[Any, dict[str, Callable[[State], float]]] = weakref.WeakKeyDictionary()
@@ -288,14 +388,6 @@ def _compile(state: State, expression: str) -> Callable[[State], float]:
         return lambda s: float(s.eval(expression))
 
 
-def _position_key(state: State) -> Any:
-    """A key equal for equal positions (values and pending calls), to expand each position once."""
-    try:
-        return (tuple(state.values), tuple((f[0], f[1], tuple(sorted(f[2].items()))) for f in state.stack))
-    except (AttributeError, TypeError):  # pragma: no cover - a state without these attributes: no sharing
-        return None
-
-
 class HeuristicPolicy:
     """The generic interpreter of a policy file: see the module docstring."""
 
@@ -311,6 +403,8 @@ class HeuristicPolicy:
         entries = [(t.expression, f"value term {t.expression!r}") for t in self.spec.terms]
         for pref in self.spec.preferences:
             entries += [(e, f"preference at {pref.where}") for e in (pref.when, pref.lookahead) if e is not None]
+        for search in [self.spec.search] + [plan.search for plan in self.spec.plans]:
+            entries += [(e.expression, f"estimate of {e.node}") for e in search.estimates]
         for expression, what in entries:
             try:
                 parse(expression)
@@ -334,64 +428,25 @@ class HeuristicPolicy:
             return self.spec.outcomes.get(outcome.result, 0.0) if outcome is not None else 0.0
         return sum(t.weight * self._eval(state, t.expression) for t in self.spec.terms)
 
-    def expected(self, state: State, extras: tuple[str, ...] = ()) -> tuple[float, ...]:
-        """Expected (value, *extras) after ``state``: chance expanded exactly, ``through`` decisions
-        by their best option, until another decision, the end, or the budget."""
-        budget = [self.spec.budget]
-        memo: dict[Any, tuple[float, ...]] = {}
+    def expected(self, state: State, extras: tuple[str, ...] = (), search: Search | None = None,
+                 rng: random.Random | None = None) -> tuple[float, ...]:
+        """Expected (value, *extras) after ``state``, by ``search`` (default: the file's lookahead);
+        see :mod:`ghostrules.simulate.lookahead`. ``rng`` draws the sampled outcomes of big chance nodes."""
 
         def leaf(s: State) -> tuple[float, ...]:
             if s.is_terminal():
                 return (self.value(s),) + tuple(0.0 for _ in extras)
             return (self.value(s),) + tuple(self._eval(s, e) for e in extras)
 
-        def walk(s: State) -> tuple[float, ...]:
-            if s.is_terminal():
-                return leaf(s)
-            key = _position_key(s)
-            if key is not None and key in memo:
-                return memo[key]
-            chance = s.is_chance_node()
-            if chance:
-                children = [(a, float(p)) for a, p in s.chance_outcomes()]
-                expand = len(children) <= self.spec.max_outcomes
-            else:
-                rule = s.node_rule()
-                expand = rule in self.spec.through
-                only = self.spec.through.get(rule)
-                children = [(a, 1.0) for a in s.legal_actions() if only is None or only.search(a.label)] \
-                    if expand else []
-                expand = expand and bool(children)
-            if not expand or budget[0] < len(children):
-                out = leaf(s)
-                if key is not None:
-                    memo[key] = out
-                return out
-            budget[0] -= len(children)
-            results = []
-            for action, p in children:
-                child = s.clone()
-                child.tracing = False
-                child.apply_action(action)
-                results.append((p, walk(child)))
-            if chance:
-                out = tuple(sum(p * r[i] for p, r in results) for i in range(1 + len(extras)))
-            else:
-                # the value of a decision passed through is its best option's; the preferences'
-                # expressions are read at the decision itself (the first one after the option)
-                best = max(r[0] for _, r in results)
-                out = (best,) + leaf(s)[1:]
-            if key is not None:
-                memo[key] = out
-            return out
-
-        return walk(state)
+        return expected(state, search or self.spec.search, leaf, rng, self._eval)
 
     # ---- deciding ------------------------------------------------------------------------
-    def scores(self, state: State) -> list[tuple[Action, float]]:
-        """Every legal option with its score (higher is better)."""
+    def scores(self, state: State, seed: int = 0) -> list[tuple[Action, float]]:
+        """Every legal option with its score (higher is better). ``seed`` seeds the sampled outcomes of
+        big chance nodes (the same for every option, so that options are compared on the same draws)."""
         self._check(state)
         rule = state.node_rule()
+        search = self.spec.search_for(rule)
         options = state.legal_actions()
         active = [p for p in self.spec.preferences if p.node.fullmatch(rule)]
         active = [p for p in active if p.when is None or self._eval(state, p.when)]
@@ -404,7 +459,8 @@ class HeuristicPolicy:
                 child = state.clone()
                 child.tracing = False
                 child.apply_action(action)
-                expected = self.expected(child, extras)
+                rng = random.Random(seed) if search.samples > 0 else None
+                expected = self.expected(child, extras, search, rng)
                 score = expected[0]
                 k = 1
                 for p in matching:
@@ -419,7 +475,8 @@ class HeuristicPolicy:
         options = state.legal_actions()
         if len(options) == 1:
             return options[0]
-        scored = self.scores(state)
+        samples = self.spec.search_for(state.node_rule()).samples
+        scored = self.scores(state, rng.getrandbits(32) if samples > 0 else 0)
         best = max(s for _, s in scored)
         top = [a for a, s in scored if s >= best - EPSILON]
         return top[0] if len(top) == 1 else rng.choice(top)
@@ -449,5 +506,5 @@ def policy_names(game: str) -> list[str]:
     return ["random"] + (["heuristic"] if policy_file(game).is_file() else [])
 
 
-__all__ = ["HeuristicPolicy", "Policy", "PolicySpec", "Preference", "Term", "expand", "load_policy",
+__all__ = ["HeuristicPolicy", "Plan", "Policy", "PolicySpec", "Preference", "Search", "Term", "expand", "load_policy",
            "policy_file", "policy_names", "read_policy"]
