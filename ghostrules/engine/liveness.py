@@ -210,9 +210,8 @@ def exchangeable_cells(code: list[Any], head: int, exit: int, live: list[frozens
     if type(roll) is not RollI or roll.var in live[head] or (exit < n and roll.var in live[exit]):
         return None
     r = roll.var
-    index: Any = None  # the one index expression (an ast node) and its dump
-    dump = None
-    namespace: dict[str, Any] = {}
+    dump = None  # the one index expression, as an ast dump
+    setter: Any = None  # the compiled index of a set: it computes h(r)
     wrote = False
     todo = [head + 2]  # the instructions a pass runs after the roll: each must come back to the head
     seen = set()
@@ -240,9 +239,9 @@ def exchangeable_cells(code: list[Any], head: int, exit: int, live: list[frozens
             node = _parse(ins.index)
             if node is None or not _cell_free(node, r):
                 return None
-            namespace = ins.index.__globals__
+            setter = ins.index
             if dump is None:
-                index, dump = node, ast.dump(node)
+                dump = ast.dump(node)
             elif ast.dump(node) != dump:
                 return None
             wrote = True
@@ -255,19 +254,15 @@ def exchangeable_cells(code: list[Any], head: int, exit: int, live: list[frozens
                 return None
             for idx in found:
                 if dump is None:
-                    index, dump = idx, ast.dump(idx)
+                    dump = ast.dump(idx)
                 elif ast.dump(idx) != dump:
                     return None
     if not wrote:
         return None
-    try:  # the index as a function of r alone, in the namespace of the compiled expressions
-        where = eval(f"lambda L: {ast.unparse(index)}", namespace)  # noqa: S307 - generated code, reparsed
-    except Exception:  # noqa: BLE001 - not computable alone: not this pattern
-        return None
     cells = {}
     for face in roll.keys:
-        try:
-            cell = where({r: face})
+        try:  # the set's own compiled index computes h: it reads no slot, no local but r (checked above)
+            cell = setter((), {r: face})
         except Exception:  # noqa: BLE001 - an outcome the index rejects: not this pattern
             return None
         if type(cell) is not int:
