@@ -1,52 +1,84 @@
-"""Straight-line runs of instructions compiled to Python functions, so the machine dispatches less.
+"""Procedures compiled to Python functions, so the machine dispatches only at pauses.
 
-``State._run`` interprets one instruction at a time. Most instructions neither pause nor change
-frames (set, let, move, say, require, the loop steps and the jumps), and they come in runs. Each
-run that starts where control can enter (a jump target, the start of a procedure, the instruction
-after a call, a pause or a jump) becomes one generated function ``block(state, v, L, tracing)``
-that executes the run exactly as the interpreter would, the compiled expressions written in place
-(their source comes from ``compile_expr``), and returns the instruction to go on with. Calls,
-returns, decisions, chance nodes and ends stay with the interpreter.
+``State._run`` can interpret one instruction at a time, but most of a procedure is compiled here
+instead. Each *entry* of a procedure (its start, the instruction after a call or a chance node, a
+decision option's code, and wherever a compiled function hands control back) gets one generated
+function ``block(state, v, frame, tracing)`` that runs the procedure from there exactly as the
+interpreter would: plain instructions (set, let, move, say, require) as lines, the expressions'
+source written in place (it comes from ``compile_expr``), jumps as ``if``/``else`` and ``for`` steps
+as ``while`` loops (the jumps of the instruction list follow the nesting of the spec's statements, so
+it is recovered from them), and calls as direct Python calls of the callee's entry function, the
+callee's frame pushed on the state's stack as the interpreter pushes it. Decisions, chance nodes,
+ends, calls of recursive procedures and any jump the nesting does not explain go back to the
+interpreter.
 
-A failing instruction inside a block is reported as the interpreter reports it: the generated code
-notes its index in ``_i``, and the exception carries it (``exc.block_pc``) to ``State._run``.
-The generated source holds numbers, slot offsets and names of constants only (no spec text), like
-the expressions' source.
+What a block function returns:
+
+* ``pc >= 0``: go on with instruction ``pc`` of the frame it ran in (still the top of the stack);
+* ``RETURNED`` (-2): the procedure returned (the caller pops its frame);
+* ``RELOAD`` (-1): a callee stopped somewhere below: go on at the top frame's own pc.
+
+So at any pause the stack holds exactly the frames and pcs the interpreter would have left.
+
+A failing instruction is reported as the interpreter reports it: the generated code notes its
+index in ``_i``, and the exception carries it (``exc.block_pc``, set by the innermost function, whose
+frame is the top of the stack) to ``State._run``. The generated source holds numbers, slot offsets
+and names of constants only (no spec text), like the expressions' source.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from .program import (ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MoveI, Procedure, Program, RequireI, SayI,
-                      SetI)
+from .program import (CallI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MoveI, Procedure, Program, RequireI,
+                      RetI, SayI, SetI)
 
-Block = Callable[[Any, list, dict, bool], int]
+Block = Callable[[Any, list, list, bool], int]
+RELOAD = -1
+RETURNED = -2
 SIMPLE = (SetI, LetI, MoveI, SayI, RequireI, ForInitI)   # go on with the next instruction
-ENDS = (JumpI, JumpIfNotI, ForNextI)                     # end a block: the next instruction is computed
+ENDS = (JumpI, JumpIfNotI, ForNextI)                     # end a straight run: the next instruction is computed
 
 
-def _leaders(code: list[Any]) -> set[int]:
-    """The instructions where control can enter other than from the one before."""
-    out = {0}
-    for pc, ins in enumerate(code):
-        t = type(ins)
-        if t not in SIMPLE:
-            out.add(pc + 1)
-        if t in (JumpI, JumpIfNotI):
-            out.add(ins.target)
-        elif t is ForNextI:
-            out.add(ins.exit)
-        elif hasattr(ins, "options"):  # a decision: each option's code
-            for opt in ins.options:
-                out.add(opt.target)
-    return {pc for pc in out if 0 <= pc < len(code)}
+def _literal(code: str, type_: str) -> int | None:
+    """The value a constant's source stands for, converted as a set converts it (a bool to 0 or 1),
+    or None when the source computes something."""
+    text = code
+    while text.startswith("(") and text.endswith(")") and text[1:-1].count("(") == text[1:-1].count(")"):
+        text = text[1:-1]
+    if text in ("True", "False"):
+        value = int(text == "True")
+    elif text.lstrip("-").isdigit():
+        value = int(text)
+    else:
+        return None
+    return (1 if value else 0) if type_ == "bool" else value
+
+
+def _recursive(program: Program) -> set[int]:
+    """The procedures that can call themselves (directly or not): the interpreter calls those,
+    so that an endless recursion meets its step limit."""
+    calls = [{ins.proc for ins in proc.code if type(ins) is CallI} for proc in program.procs]
+    out = set()
+    for start in range(len(calls)):
+        seen: set[int] = set()
+        todo = list(calls[start])
+        while todo:
+            p = todo.pop()
+            if p == start:
+                out.add(start)
+                break
+            if p not in seen:
+                seen.add(p)
+                todo.extend(calls[p])
+    return out
 
 
 class _Writer:
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, direct: list[bool]) -> None:
         self.exprs = program.exprs
-        self.names: dict[int, str] = {}
+        self.procs = program.procs
+        self.direct = direct  # per procedure: may a block call its entry function directly?
 
     def const(self, value: Any) -> str:
         return self.exprs.constant(value)
@@ -56,95 +88,248 @@ class _Writer:
         src = getattr(fn, "code", None)
         return f"({src})" if src is not None else f"{self.const(fn)}(v, L)"
 
-    def instruction(self, pc: int, ins: Any, lines: list[str]) -> bool:
-        """Append the source of one instruction; True when it ends the block (a return was written)."""
+    def startable(self, proc: int, pc: int) -> bool:
+        """Can a block start at this instruction?"""
+        ins = self.procs[proc].code[pc]
         t = type(ins)
-        me = self.const(ins)
-        lines.append(f"    _i = {pc}")
-        if t is SetI:
-            lines.append(f"    _x = {self.code(ins.index)}")
-            lines.append(f"    _y = {self.code(ins.value)}")
-            if ins.type == "bool":
-                lines.append("    _y = 1 if _y else 0")
-            lines.append(f"    if not {ins.lo!r} <= _y <= {ins.hi!r}: _S._out_of_range(_x, _y, {ins.lo!r}, {ins.hi!r})")
-            lines.append(f"    if tracing and v[_x] != _y: _S._trace_set({me}, _x, _y)")
-            lines.append("    v[_x] = _y")
-        elif t is LetI:
-            lines.append(f"    L[{ins.name!r}] = {self.code(ins.value)}")
-        elif t is ForInitI:
-            lines.append(f"    L[{ins.counter!r}] = 0")
-        elif t is MoveI:
-            lines.append(f"    _S._move({me}, v, L)")
-        elif t is SayI:
-            lines.append(f"    if tracing: _S._note({me}.rule, 'say', {self.code(ins.text)})")
-        elif t is RequireI:
-            lines.append(f"    if not {self.code(ins.cond)}: _S._precondition_fails({me})")
-        elif t is JumpI:
-            lines.append(f"    return {ins.target}")
-            return True
-        elif t is JumpIfNotI:
-            lines.append(f"    return {pc + 1} if {self.code(ins.cond)} else {ins.target}")
-            return True
-        elif t is ForNextI:
-            if ins.values is not None:
-                values = self.const(tuple(ins.values))
-            else:
-                values = "(" + "".join(f"{self.code(f)}, " for f in ins.item_fns) + ")"
-            cond = f"if {self.code(ins.cond)}: break" if ins.cond is not None else "break"
-            lines += [f"    _k = L[{ins.counter!r}]",
-                      f"    _vs = {values}",
-                      "    _n = len(_vs)",
-                      "    while _k < _n:",
-                      f"        L[{ins.var!r}] = _vs[_k]",
-                      "        _k += 1",
-                      f"        {cond}",
-                      "    else:",
-                      f"        L.pop({ins.counter!r}, None)",
-                      f"        return {ins.exit}",
-                      f"    L[{ins.counter!r}] = _k",
-                      f"    return {pc + 1}"]
-            return True
-        else:  # pragma: no cover - only the kinds above are put in blocks
-            raise AssertionError(f"{ins!r} in a block")
-        return False
+        return t in SIMPLE or t in ENDS or (t is CallI and self.direct[ins.proc])
 
-    def block(self, name: str, code: list[Any], start: int) -> str:
-        lines = [f"def {name}(_S, v, L, tracing):", "    _i = -1", "    try:"]
+    # ---- one procedure ---------------------------------------------------------------------
+    def procedure(self, proc: Procedure) -> tuple[str, dict[int, str]]:
+        """The source of every block of ``proc`` and their names, by entry pc."""
+        code = proc.code
+        self.code_ = code
+        self.proc = proc
+        self.back = {}  # loop head -> the index of its back edge (the last jump to it)
+        for pc, ins in enumerate(code):
+            if type(ins) is JumpI and ins.target < pc and type(code[ins.target]) is ForNextI:
+                self.back[ins.target] = max(self.back.get(ins.target, -1), pc)
+        todo = [0]
+        for pc, ins in enumerate(code):
+            if not (type(ins) in SIMPLE or type(ins) in ENDS):
+                todo.append(pc + 1)  # after a call, a pause or a return
+            if hasattr(ins, "options"):
+                todo += [opt.target for opt in ins.options]
+        self.resumes = set(todo) - {0}  # where the machine resumes after a pause or a call
+        names: dict[int, str] = {}
+        sources = []
+        while todo:
+            pc = todo.pop()
+            if pc in names or not 0 <= pc < len(code) or not self.startable(proc.index, pc):
+                continue
+            names[pc] = f"_b{proc.index}_{pc}"
+            self.wanted: list[int] = []
+            sources.append(self.block(names[pc], pc))
+            todo += self.wanted
+        return "".join(sources), names
+
+    def block(self, name: str, start: int) -> str:
+        self.start = start
         body: list[str] = []
-        pc = start
-        while True:
-            ins = code[pc]
-            if type(ins) not in SIMPLE and type(ins) not in ENDS:
-                body.append(f"    return {pc}")
-                break
-            if self.instruction(pc, ins, body):
-                break
-            pc += 1
+        self.seq(start, len(self.code_), {len(self.code_)}, None, body, "    ")
+        lines = [f"def {name}(_S, v, F, tracing):", "    _i = -1", "    L = F[2]", "    try:"]
         lines += ["    " + line for line in body]
-        lines += ["    except BaseException as _e:",
-                  "        _e.block_pc = _i",
+        lines += [f"        return {len(self.code_)}",  # not reached: every path ends in a return
+                  "    except BaseException as _e:",
+                  "        if not hasattr(_e, 'block_pc'):",
+                  "            _e.block_pc = _i",
                   "        raise"]
         return "\n".join(lines) + "\n"
+
+    def _equiv(self, pc: int, end: int, follow: set[int]) -> set[int]:
+        """The pcs where being is the same as being at ``pc`` (itself, and the target of a jump
+        there), plus the enclosing region's fall-off when ``pc`` leads to it."""
+        out = {pc}
+        if pc < len(self.code_) and type(self.code_[pc]) is JumpI:
+            out.add(self.code_[pc].target)
+        if out & follow or pc == end:
+            out |= follow
+        return out
+
+    def goto(self, target: int, cur: int, end: int, follow: set[int], loop: int | None, out: list[str],
+             ind: str) -> int | None:
+        """Control goes to ``target``: the pc to go on emitting at, or None when this path is written out."""
+        if target in follow:
+            return None  # falls off the region
+        if cur < target < end:
+            return target  # forward in the same region: skip what lies between
+        if target == loop:
+            out.append(f"{ind}continue")
+            return None
+        self.leave(target, out, ind)
+        return None
+
+    def leave(self, target: int, out: list[str], ind: str) -> None:
+        """Hand ``target`` back to the interpreter (which runs the block starting there, if any)."""
+        out.append(f"{ind}return {target}")
+        self.wanted.append(target)
+
+    def seq(self, pc: int, end: int, follow: set[int], loop: int | None, out: list[str], ind: str) -> None:
+        """Write the instructions from ``pc`` on, as run from ``pc``, until control falls off at
+        ``end`` (or anywhere in ``follow``, which is the same place) or leaves."""
+        code = self.code_
+        first = len(out)
+        cur: int | None = pc
+        while cur is not None and cur not in follow:
+            ins = code[cur]
+            t = type(ins)
+            if self.start and cur != self.start and cur in self.resumes and self.startable(self.proc.index, cur):
+                # a block entered on resuming goes on in the block of the next place of resumption
+                # (the start of a procedure, the hot path of direct calls, keeps its code in one piece)
+                out.append(f"{ind}return _b{self.proc.index}_{cur}(_S, v, F, tracing)")
+                self.wanted.append(cur)
+                cur = None
+            elif t in SIMPLE:
+                self.simple(cur, ins, out, ind)
+                cur += 1
+            elif t is JumpI:
+                cur = self.goto(ins.target, cur, end, follow, loop, out, ind)
+            elif t is JumpIfNotI:
+                out.append(f"{ind}_i = {cur}")
+                T = ins.target
+                cond = self.code(ins.cond)
+                if cur < T <= end:
+                    skip = code[T - 1]
+                    if T - 1 > cur and type(skip) is JumpI and T < skip.target <= end:
+                        E = skip.target  # if ... else ...
+                        after = self._equiv(E, end, follow)
+                        out.append(f"{ind}if {cond}:")
+                        self.seq(cur + 1, T - 1, {T - 1} | after, loop, out, ind + "    ")
+                        out.append(f"{ind}else:")
+                        self.seq(T, E, after, loop, out, ind + "    ")
+                        cur = E
+                    elif T - 1 > cur and type(skip) is JumpI and skip.target in follow:
+                        # if ... else ... as the last statement of the region
+                        out.append(f"{ind}if {cond}:")
+                        self.seq(cur + 1, T - 1, {T - 1} | follow, loop, out, ind + "    ")
+                        out.append(f"{ind}else:")
+                        self.seq(T, end, follow, loop, out, ind + "    ")
+                        cur = None
+                    else:
+                        out.append(f"{ind}if {cond}:")
+                        self.seq(cur + 1, T, self._equiv(T, end, follow), loop, out, ind + "    ")
+                        cur = T
+                else:
+                    out.append(f"{ind}if not {cond}:")
+                    self.goto(T, end, end, set(), loop, out, ind + "    ")  # never a fall-off or a skip
+                    cur += 1
+            elif t is ForNextI:
+                back = self.back.get(cur)
+                if back is None or back >= end:  # not a loop this region holds: the interpreter's step
+                    self.for_step(cur, ins, out, ind)
+                    cur = None
+                    continue
+                out.append(f"{ind}while True:")
+                self.for_head(cur, ins, out, ind + "    ", "break")
+                self.seq(cur + 1, back, {back, cur}, cur, out, ind + "    ")
+                cur = self.goto(ins.exit, back, end, follow, loop, out, ind)
+            elif t is CallI and self.direct[ins.proc]:
+                self.call(cur, ins, out, ind)
+                cur += 1
+            elif t is RetI:
+                out.append(f"{ind}return -2")
+                cur = None
+            else:  # a decision, a chance node, an end, a call of a recursive procedure: the interpreter's
+                out.append(f"{ind}return {cur}")
+                cur = None
+        if len(out) == first:
+            out.append(f"{ind}pass")
+
+    # ---- single instructions --------------------------------------------------------------
+    def simple(self, pc: int, ins: Any, lines: list[str], ind: str) -> None:
+        t = type(ins)
+        me = self.const(ins)
+        lines.append(f"{ind}_i = {pc}")
+        if t is SetI:
+            lines.append(f"{ind}_x = {self.code(ins.index)}")
+            value = self.code(ins.value)
+            known = _literal(value, ins.type)  # a constant: converted and checked here, once
+            if known is not None and ins.lo <= known <= ins.hi:
+                lines.append(f"{ind}_y = {known}")
+            elif ins.type == "bool":
+                lines.append(f"{ind}_y = 1 if {value} else 0")
+                if not (ins.lo <= 0 and ins.hi >= 1):
+                    lines.append(f"{ind}if not {ins.lo!r} <= _y <= {ins.hi!r}: _S._out_of_range(_x, _y, {ins.lo!r}, {ins.hi!r})")
+            else:
+                lines.append(f"{ind}_y = {value}")
+                lines.append(f"{ind}if not {ins.lo!r} <= _y <= {ins.hi!r}: _S._out_of_range(_x, _y, {ins.lo!r}, {ins.hi!r})")
+            lines.append(f"{ind}if tracing and v[_x] != _y: _S._trace_set({me}, _x, _y)")
+            lines.append(f"{ind}v[_x] = _y")
+        elif t is LetI:
+            lines.append(f"{ind}L[{ins.name!r}] = {self.code(ins.value)}")
+        elif t is ForInitI:
+            lines.append(f"{ind}L[{ins.counter!r}] = 0")
+        elif t is MoveI:
+            lines.append(f"{ind}_S._move({me}, v, L)")
+        elif t is SayI:
+            lines.append(f"{ind}if tracing: _S._note({me}.rule, 'say', {self.code(ins.text)})")
+        elif t is RequireI:
+            lines.append(f"{ind}if not {self.code(ins.cond)}: _S._precondition_fails({me})")
+        else:  # pragma: no cover - only the kinds above are simple
+            raise AssertionError(f"{ins!r} is not a plain instruction")
+
+    def for_head(self, pc: int, ins: ForNextI, lines: list[str], ind: str, done: str) -> None:
+        """One step of a ``for``: bind the next value that passes the filter, or run ``done``."""
+        if ins.values is not None:
+            values = self.const(tuple(ins.values))
+        else:
+            values = "(" + "".join(f"{self.code(f)}, " for f in ins.item_fns) + ")"
+        cond = f"if {self.code(ins.cond)}: break" if ins.cond is not None else "break"
+        lines += [f"{ind}_i = {pc}",
+                  f"{ind}_k = L[{ins.counter!r}]",
+                  f"{ind}_vs = {values}",
+                  f"{ind}_n = len(_vs)",
+                  f"{ind}while _k < _n:",
+                  f"{ind}    L[{ins.var!r}] = _vs[_k]",
+                  f"{ind}    _k += 1",
+                  f"{ind}    {cond}",
+                  f"{ind}else:",
+                  f"{ind}    L.pop({ins.counter!r}, None)",
+                  f"{ind}    {done}",
+                  f"{ind}L[{ins.counter!r}] = _k"]
+
+    def for_step(self, pc: int, ins: ForNextI, lines: list[str], ind: str) -> None:
+        self.wanted += [ins.exit, pc + 1]
+        self.for_head(pc, ins, lines, ind, f"return {ins.exit}")
+        lines.append(f"{ind}return {pc + 1}")
+
+    def call(self, pc: int, ins: CallI, lines: list[str], ind: str) -> None:
+        """A direct call: the callee's frame is pushed as the interpreter pushes it, and popped when
+        it returns; when it stops below (a pause), this function stops too."""
+        self.wanted.append(pc + 1)  # where the interpreter goes on when the callee returns later
+        lines += [f"{ind}_i = {pc}",
+                  f"{ind}_c = [{ins.proc}, 0, {self.code(ins.make)}]",
+                  f"{ind}F[1] = {pc + 1}",
+                  f"{ind}_S.stack.append(_c)",
+                  f"{ind}_r = _b{ins.proc}_0(_S, v, _c, tracing)",
+                  f"{ind}if _r != -2:",
+                  f"{ind}    if _r >= 0: _c[1] = _r",
+                  f"{ind}    return -1",
+                  f"{ind}_S.stack.pop()"]
 
 
 def compile_blocks(program: Program) -> list[list[Block | None]]:
     """For every procedure, for every instruction: the block starting there, or None."""
-    writer = _Writer(program)
+    recursive = _recursive(program)
+    direct = [False] * len(program.procs)
+    writer = _Writer(program, direct)
+    changed = True
+    while changed:  # a callee is called directly when its start is a block
+        changed = False
+        for proc in program.procs:
+            if not direct[proc.index] and proc.index not in recursive and writer.startable(proc.index, 0):
+                direct[proc.index] = changed = True
     out: list[list[Block | None]] = []
+    sources = []
+    names = []
     for proc in program.procs:
-        out.append(_proc_blocks(writer, proc))
+        source, named = writer.procedure(proc)
+        sources.append(source)
+        names.append(named)
+    made = program.exprs.define("".join(sources), "<blocks>")
+    for proc, named in zip(program.procs, names):
+        blocks: list[Block | None] = [None] * len(proc.code)
+        for pc, name in named.items():
+            blocks[pc] = made[name]
+        out.append(blocks)
     return out
-
-
-def _proc_blocks(writer: _Writer, proc: Procedure) -> list[Block | None]:
-    code = proc.code
-    blocks: list[Block | None] = [None] * len(code)
-    starts = sorted(pc for pc in _leaders(code) if type(code[pc]) in SIMPLE or type(code[pc]) in ENDS)
-    if not starts:
-        return blocks
-    names = {pc: f"_b{proc.index}_{pc}" for pc in starts}
-    source = "".join(writer.block(names[pc], code, pc) for pc in starts)
-    made = writer.exprs.define(source, f"<blocks of {proc.name}>")
-    for pc, name in names.items():
-        blocks[pc] = made[name]
-    return blocks

@@ -21,67 +21,11 @@ from ..spec import expr as E
 from ..spec.model import GameSpec, Where
 from ..spec.names import NameProblem, Names
 from ..spec.source import SpecError
-from .errors import SpecRuntimeError
 from .layout import Layout
+from .runtime import _RUNTIME, _no_text
 
 Fn = Callable[[list, dict], Any]
 Scope = dict[str, str]
-
-
-# ---- run-time helpers the generated code calls ---------------------------------------------
-def _ck(i: int, n: int, what: str) -> int:
-    """An index that must lie in 0..n-1 (a domain value, not ``none``)."""
-    if 0 <= i < n:
-        return i
-    raise SpecRuntimeError(what)
-
-
-def _bad(what: str) -> int:
-    raise SpecRuntimeError(what)
-
-
-def _first(v: list, offset: int, n: int, x: int) -> int:
-    """The first k with v[offset + k] == x, or -1 (``first(g in D if S[g] == x)``)."""
-    try:
-        return v.index(x, offset, offset + n) - offset
-    except ValueError:
-        return -1
-
-
-def _match(v: list, offset: int, n: int, x: int) -> list[int]:
-    """Every k with v[offset + k] == x, in order."""
-    return [k for k, y in enumerate(v[offset:offset + n]) if y == x]
-
-
-def _label(names: tuple[str, ...], x: int) -> str:
-    """The display name of a domain value (``none`` for -1), as Layout.label gives it."""
-    if 0 <= x < len(names):
-        return names[x]
-    return "none" if x == -1 else f"?{x}"
-
-
-def _within(x: int, n: int) -> int:
-    """x when it is one of the first n values of a domain, else -1 (``first(y in D if y == x)``)."""
-    return x if 0 <= x < n else -1
-
-
-def _within_list(x: int, n: int) -> list[int]:
-    return [x] if 0 <= x < n else []
-
-
-def _no_text(v: list, L: dict) -> str:
-    return ""
-
-
-_no_text.reads = frozenset()  # type: ignore[attr-defined]
-
-
-def _div(x: int, y: int) -> int:
-    return x // y if y else 0
-
-
-def _mod(x: int, y: int) -> int:
-    return x % y if y else 0
 
 
 _NOT_STATIC = re.compile(r"\bv\b|\bL\b|\ba\d+\b")   # reads the state, a local or a definition's parameter
@@ -95,7 +39,6 @@ def reads(fn: Any, default: frozenset[str] | None = None) -> frozenset[str] | No
     return getattr(fn, "reads", default)
 
 
-_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_match": _match, "_div": _div, "_mod": _mod}
 INLINE_LIMIT = 160  # definitions whose text is at most this long are compiled in place
 
 
@@ -125,6 +68,10 @@ class ExprCompiler:
         # names bound to Python variables (quantifier variables, definition parameters):
         # name -> (code, number of values it can take when it is known to be a domain value)
         self._binds: dict[str, tuple[str, int | None]] = {}
+        # while a procedure body is compiled: its locals that only ever hold a value of a domain
+        # (bound by for, a decision option or a draw over the whole domain, never by let, never a
+        # parameter), with the domain's size; an index that fits needs no run-time check
+        self.safe_locals: dict[str, int] = {}
         self.sources: list[str] = []  # every generated source, for audits (tests/test_expr.py)
         self.block_sources: list[str] = []  # the blocks' sources (engine/blocks.py)
 
@@ -254,9 +201,19 @@ class ExprCompiler:
             size = self._binds[a.id][1]
             if size is not None and size <= n:
                 return code
+        size = self._local_size(a, code)
+        if size is not None and size <= n:
+            return code
         if _is_simple(code):  # repeating a plain name is cheaper than a call
             return f"({code} if 0 <= {code} < {n} else _bad({self._const(what)}))"
         return f"_ck({code}, {n}, {self._const(what)})"
+
+    def _local_size(self, a: E.Expr, code: str) -> int | None:
+        """When ``a`` reads a local that only ever holds values of a domain range (``safe_locals``):
+        the number of those values, else None."""
+        if isinstance(a, E.Name) and code == f"L[{a.id!r}]":
+            return self.safe_locals.get(a.id)
+        return None
 
     # ---- internals -----------------------------------------------------------------------
     def _slot_index(self, name: str, args: tuple[E.Expr, ...], scope: Scope) -> str:
@@ -330,7 +287,8 @@ class ExprCompiler:
             if not self.compatible(at, ptype):
                 raise _TypeErr(f"argument {pname} of {name} must be a {ptype}, {a.render()!r} is {at}")
             codes.append(code)
-            sizes.append(self._binds[a.id][1] if isinstance(a, E.Name) and a.id in self._binds else None)
+            sizes.append(self._binds[a.id][1] if isinstance(a, E.Name) and a.id in self._binds else
+                         self._local_size(a, code))
         if self.optimise and len(rule.value.render()) <= INLINE_LIMIT and all(_is_simple(c) for c in codes):
             # a small definition applied to plain values is compiled in place: no call, and
             # an argument known to be a domain value needs no run-time index check

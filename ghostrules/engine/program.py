@@ -217,7 +217,11 @@ class Program:
         if requires is not None and where is not None:
             cond = self.exprs.compile_bool(requires, dict(scope), where, proc.rule)
             proc.code.append(_mk(RequireI, proc.rule, where, cond=cond, text=requires.render()))
-        self._block(proc.code, body, scope)
+        self.exprs.safe_locals = _safe_locals(body, proc.params, self.layout)
+        try:
+            self._block(proc.code, body, scope)
+        finally:
+            self.exprs.safe_locals = {}
         proc.code.append(_mk(RetI, proc.rule, Where("<end>", 0)))
 
     def _dispatcher(self, event: M.EventDecl) -> None:
@@ -449,6 +453,44 @@ def _thread_jumps(code: list[Instr]) -> None:
         elif isinstance(ins, MenuI):
             for opt in ins.options:
                 opt.target = final(opt.target)
+
+
+def _safe_locals(body: tuple[M.AnyStmt, ...], params: tuple[tuple[str, str], ...], layout: Layout) -> dict[str, int]:
+    """The locals of a procedure body that only ever hold a value of a domain's range: bound only by
+    ``for``, decision options and draws over a whole domain (never by ``let``, a roll or a list, and
+    not a parameter, which a caller may pass from a wider domain or as none), with the largest such
+    domain's size. Reading one needs no check that it is a value of that domain."""
+    sizes: dict[str, int] = {}
+    unsafe = {p for p, _ in params}
+
+    def bind(name: str, domain: Expr | None) -> None:
+        if isinstance(domain, E.Name) and (domain.id == "bool" or domain.id in layout.domains):
+            size = 2 if domain.id == "bool" else len(layout.domains[domain.id].symbols)
+            sizes[name] = max(sizes.get(name, 0), size)
+        else:
+            unsafe.add(name)
+
+    def walk(stmts: tuple[M.AnyStmt, ...]) -> None:
+        for s in stmts:
+            if isinstance(s, M.ForStmt):
+                bind(s.var, s.domain)
+                walk(s.body)
+            elif isinstance(s, M.IfStmt):
+                walk(s.then)
+                walk(s.other)
+            elif isinstance(s, M.MenuStmt):
+                for opt in s.options:
+                    if opt.var is not None:
+                        bind(opt.var, opt.domain)
+                    walk(opt.body)
+            elif isinstance(s, M.RandomStmt):
+                bind(s.var, s.domain)
+            elif isinstance(s, M.RollStmt):
+                unsafe.add(s.var)
+            elif isinstance(s, M.LetStmt):
+                unsafe.add(s.name)
+    walk(body)
+    return {name: size for name, size in sizes.items() if name not in unsafe}
 
 
 def _label_locals(opt: MenuOptionI) -> tuple[str, ...] | None:

@@ -1,8 +1,9 @@
-"""A position of a game and the machine that moves it from one decision or chance node to the next.
+"""A position of a game: what can happen there, and applying one action.
 
 The state is a flat list of ints (every declared slot) plus a stack of frames
 ``[procedure, pc, locals]``. Nothing else is stored: the pending node is the instruction at the
-top of the stack, so ``clone``, JSON and replay are exact.
+top of the stack, so ``clone``, JSON and replay are exact. The machine that runs a state from one
+decision or chance node to the next is its base class (engine/machine.py).
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
 from .errors import IllegalActionError, SpecRuntimeError
-from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, RandomI,
-                      RequireI, RetI, RollI, SayI, SetI)
+from .machine import STEP_LIMIT, Machine
+from .program import MenuI, RandomI, RollI
 
 if TYPE_CHECKING:
     from .game import Game
 
-STEP_LIMIT = 2_000_000
+__all__ = ["STEP_LIMIT", "State"]
+
+_CHANCE = (RandomI, RollI)
 
 
 def _bound(L: dict, var: str | None, value: int) -> dict:
@@ -29,10 +32,10 @@ def _bound(L: dict, var: str | None, value: int) -> dict:
     return L
 
 
-class State:
+class State(Machine):
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
-    __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_steps", "_offered")
+    __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_steps", "_offered", "_journal")
 
     def __init__(self, game: "Game", values: list[int], stack: list[list[Any]], tracing: bool = False) -> None:
         self.game = game
@@ -47,6 +50,9 @@ class State:
         # action taken from them needs no second enumeration. Values change only through
         # apply_action and set, which move or clear it.
         self._offered: tuple[int, list[Action]] | None = None
+        # while apply_action runs: the frames of the stack it started from, each saved as
+        # (frame, pc, locals) before the machine first changes it (see apply_action)
+        self._journal: list[tuple[list[Any], int, dict]] | None = None
 
     # ---- reading the position ----------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -63,8 +69,10 @@ class State:
         return self.game.program.procs[frame[0]].code[frame[1]]
 
     def is_chance_node(self) -> bool:
-        node = self._node()
-        return isinstance(node, (RandomI, RollI))
+        if self._outcome is not None or not self.stack:
+            return False
+        frame = self.stack[-1]
+        return type(self.game.program.procs[frame[0]].code[frame[1]]) in _CHANCE
 
     def current_player(self) -> int:
         """The deciding player (an index in the players domain), CHANCE (-1) or TERMINAL (-4)."""
@@ -151,13 +159,16 @@ class State:
         if table is None:
             raise IllegalActionError("not a chance node", self.node_rule(), "")
         make, keys, weights, total = table
-        acc = 0
-        chosen = keys[-1]
-        for key, weight in zip(keys, weights):
-            acc += weight
-            if u * total < acc * scale:
-                chosen = key
-                break
+        if total == len(keys):  # equal weights: the outcome at the point u / scale, found at once
+            chosen = keys[u * total // scale]
+        else:  # the first outcome whose cumulative weight passes the point
+            acc = 0
+            chosen = keys[-1]
+            for key, weight in zip(keys, weights):
+                acc += weight
+                if u * total < acc * scale:
+                    chosen = key
+                    break
         action = make(chosen)
         self._offered = (len(self._history), [action])
         return action
@@ -262,16 +273,28 @@ class State:
         if node is None:
             raise IllegalActionError("the game is over", self._outcome.rule_id if self._outcome else "", action)
         chosen = self._resolve(node, action)
-        saved = (list(self.values), [[f[0], f[1], dict(f[2])] for f in self.stack], len(self._history),
-                 len(self._log), self._outcome)
+        # what to restore on an error: the values, the list of frames, and each frame of it as it
+        # was before the machine changes it. The machine changes the frames from the top down (a
+        # frame is changed only once those above it have returned), so _run saves a frame only when
+        # it first comes back to it; most actions change the top frame alone.
+        stack = self.stack
+        top = stack[-1]
+        journal = [(top, top[1], top[2].copy())]
+        saved = (self.values[:], stack[:], len(self._history), len(self._log), self._outcome)
+        self._journal = journal
         try:
             self._advance(node, chosen)
         except BaseException:
             self.values, self.stack = saved[0], saved[1]
+            for frame, pc, L in journal:
+                frame[1] = pc
+                frame[2] = L
             del self._history[saved[2]:]
             del self._log[saved[3]:]
             self._outcome = saved[4]
             raise
+        finally:
+            self._journal = None
 
     def child(self, action: Action | str) -> "State":
         """A new state: this one with ``action`` applied; this one is left as it was (OpenSpiel's
@@ -291,6 +314,7 @@ class State:
         other.tracing = self.tracing
         other._steps = 0
         other._offered = None
+        other._journal = None
         other._advance(node, chosen)
         return other
 
@@ -377,8 +401,11 @@ class State:
         v = self.values
         for o_index, opt in enumerate(node.options):
             var = opt.var
-            if opt.members is not None:
-                values: Iterable[int] = opt.members(v, base)  # the values for which the guard holds
+            if var is None:  # one option, or none when its guard fails
+                cond = opt.cond
+                values: Iterable[int] = (0,) if cond is None or cond(v, L) else ()
+            elif opt.members is not None:
+                values = opt.members(v, base)  # the values for which the guard holds
             else:
                 values = [x for x in self._option_values(opt, base) if opt.cond is None or opt.cond(v, _bound(L, var, x))]
             made = opt.actions  # the label reads no slot: the same value and locals make the same Action
@@ -412,194 +439,6 @@ class State:
 
     def _random_members(self, node: RandomI) -> list[int]:
         return node.members(self.values, self.stack[-1][2])
-
-    def _note(self, rule: str, kind: str, text: str) -> None:
-        self._log.append(LogEntry(len(self._history), rule, kind, text))
-
-    def _run(self) -> None:  # noqa: C901 - the interpreter's dispatch loop
-        """Execute instructions until a decision, a chance node or the end of the game.
-
-        The program counter lives in a local while the machine stays in one frame, and is
-        written back to the frame when it calls, pauses or fails."""
-        program = self.game.program
-        procs = program.procs
-        all_blocks = program.blocks
-        v = self.values
-        stack = self.stack
-        layout = self.game.layout
-        tracing = self.tracing
-        budget = STEP_LIMIT
-        while True:  # once per change of frame
-            if not stack:
-                stack.append([program.by_name[self.game.spec.turn].index, 0, {}])
-            frame = stack[-1]
-            code = procs[frame[0]].code
-            blocks = all_blocks[frame[0]]
-            L = frame[2]
-            pc = frame[1]
-            ins = code[pc]
-            try:
-                while True:
-                    budget -= 1
-                    if budget < 0:
-                        ins = code[pc]
-                        raise SpecRuntimeError("no decision or chance node reached after many steps (endless loop?)",
-                                               ins.rule, str(ins.where))
-                    block = blocks[pc]
-                    if block is not None:  # a run of plain instructions, compiled (engine/blocks.py)
-                        pc = block(self, v, L, tracing)
-                        continue
-                    ins = code[pc]
-                    t = type(ins)
-                    if t is JumpIfNotI:
-                        pc = pc + 1 if ins.cond(v, L) else ins.target
-                    elif t is CallI:  # the callee's frame becomes the current one, without leaving this loop
-                        L = ins.make(v, L)
-                        frame[1] = pc + 1
-                        frame = [ins.proc, 0, L]
-                        stack.append(frame)
-                        code = procs[ins.proc].code
-                        blocks = all_blocks[ins.proc]
-                        pc = 0
-                    elif t is RetI:
-                        stack.pop()
-                        if not stack:
-                            break
-                        frame = stack[-1]
-                        code = procs[frame[0]].code
-                        blocks = all_blocks[frame[0]]
-                        L = frame[2]
-                        pc = frame[1]
-                    elif t is SetI:
-                        idx = ins.index(v, L)
-                        val = ins.value(v, L)
-                        if ins.type == "bool":
-                            val = 1 if val else 0
-                        if not ins.lo <= val <= ins.hi:
-                            raise SpecRuntimeError(f"{layout.name_of(idx)} cannot be {val} (range {ins.lo}..{ins.hi})")
-                        if tracing and v[idx] != val:
-                            self._note(ins.rule, "set", f"{layout.name_of(idx)} = {self._show(idx, val)}")
-                        v[idx] = val
-                        pc += 1
-                    elif t is JumpI:
-                        pc = ins.target
-                    elif t is ForNextI:
-                        i = L[ins.counter]
-                        values = ins.values if ins.values is not None else [f(v, L) for f in ins.item_fns]
-                        n = len(values)
-                        cond = ins.cond
-                        while i < n:
-                            L[ins.var] = values[i]
-                            i += 1
-                            if cond is None or cond(v, L):
-                                break
-                        else:
-                            L.pop(ins.counter, None)
-                            pc = ins.exit
-                            continue
-                        L[ins.counter] = i
-                        pc += 1
-                    elif t is ForInitI:
-                        L[ins.counter] = 0
-                        pc += 1
-                    elif t is LetI:
-                        L[ins.name] = ins.value(v, L)
-                        pc += 1
-                    elif t is MoveI:
-                        self._move(ins, v, L)
-                        pc += 1
-                    elif t is SayI:
-                        if tracing:
-                            self._note(ins.rule, "say", ins.text(v, L))
-                        pc += 1
-                    elif t is RequireI:
-                        if not ins.cond(v, L):
-                            raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
-                        pc += 1
-                    elif t is MenuI:
-                        frame[1] = pc
-                        if ins.auto:
-                            options = self._menu_options(ins)
-                            if len(options) == 1:
-                                # a forced option is no choice: take it and go on
-                                self._take_option(ins, frame, options[0], forced=True)
-                                pc = frame[1]
-                                continue
-                        return
-                    elif t is RandomI or t is RollI:
-                        if t is RandomI and len(members := ins.members(v, L)) == 1:
-                            # a forced outcome is no choice of chance: take it and go on
-                            (only,) = members
-                            L[ins.var] = only
-                            pc += 1
-                            if tracing:
-                                self._note(ins.rule, ins.kind, f"{ins.kind}: {layout.label(ins.type, only)} (only one left)")
-                            continue
-                        frame[1] = pc
-                        return
-                    elif t is EndI:
-                        frame[1] = pc
-                        text = ins.text(v, L) if ins.text else ""
-                        self._outcome = Outcome(ins.result, ins.rule, text)
-                        if tracing:
-                            self._note(ins.rule, "end", f"game over: {ins.result}" + (f" — {text}" if text else ""))
-                        stack.clear()
-                        return
-                    else:  # pragma: no cover
-                        raise SpecRuntimeError(f"unknown instruction {ins!r}")
-            except SpecRuntimeError as exc:
-                pc = getattr(exc, "block_pc", pc)  # the instruction of a block that failed
-                ins = code[pc]
-                frame[1] = pc
-                if exc.where:
-                    raise
-                raise SpecRuntimeError(str(exc), ins.rule, str(ins.where)) from None
-            except (KeyError, IndexError, TypeError) as exc:
-                pc = getattr(exc, "block_pc", pc)
-                ins = code[pc]
-                frame[1] = pc
-                raise SpecRuntimeError(f"internal fault while running: {exc!r}", ins.rule, str(ins.where)) from exc
-
-    # ---- what the blocks (engine/blocks.py) call when an instruction needs more than a line ----
-    def _out_of_range(self, idx: int, val: int, lo: int, hi: int) -> None:
-        raise SpecRuntimeError(f"{self.game.layout.name_of(idx)} cannot be {val} (range {lo}..{hi})")
-
-    def _trace_set(self, ins: SetI, idx: int, val: int) -> None:
-        self._note(ins.rule, "set", f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
-
-    def _precondition_fails(self, ins: RequireI) -> None:
-        raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
-
-    def _show(self, flat: int, value: int) -> str:
-        layout = self.game.layout
-        name, _ = layout.owner[flat]
-        return layout.label(layout.slots[name].var.type, value)
-
-    def _move(self, ins: MoveI, v: list, L: dict) -> None:
-        src = ins.src(v, L)
-        dst = ins.dst(v, L)
-        if ins.per_width:
-            layout = self.game.layout
-            if (src - layout.slots[layout.owner[src][0]].offset) % ins.per_width != \
-                    (dst - layout.slots[layout.owner[dst][0]].offset) % ins.per_width:
-                raise SpecRuntimeError(f"move between different kinds of {ins.pool}")
-        have = v[src]
-        amount = have if ins.amount is None else ins.amount(v, L)
-        if amount < 0:
-            raise SpecRuntimeError(f"cannot move a negative amount ({amount})")
-        space = ins.dst_hi - v[dst]
-        if ins.upto:
-            amount = min(amount, have, space)
-        elif amount > have:
-            raise SpecRuntimeError(f"cannot move {amount} from {self.game.layout.name_of(src)}: it holds {have}")
-        elif amount > space:
-            raise SpecRuntimeError(f"{self.game.layout.name_of(dst)} cannot take {amount} more")
-        if amount:
-            v[src] -= amount
-            v[dst] += amount
-            if self.tracing:
-                name = self.game.layout.name_of
-                self._note(ins.rule, "move", f"{amount} {ins.pool}: {name(src)} -> {name(dst)}")
 
     # ---- serialisation -----------------------------------------------------------------
     def to_json(self) -> str:

@@ -1,0 +1,250 @@
+"""The machine that moves a state from one decision or chance node to the next.
+
+``State`` (engine/state.py) holds a position and answers questions about it; this part runs it:
+``_run`` executes instructions until a decision, a chance node or the end of the game, with the
+compiled procedures of engine/blocks.py doing most of the work, and the few helpers those blocks
+call when an instruction needs more than a line (range faults, traces, preconditions, moves).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .actions import LogEntry, Outcome
+from .errors import SpecRuntimeError
+from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, RandomI, RequireI,
+                      RetI, RollI, SayI, SetI)
+
+if TYPE_CHECKING:
+    from .game import Game
+
+STEP_LIMIT = 2_000_000
+
+
+class Machine:
+    """The run loop of a State (a base class of it: it reads and writes the State's fields)."""
+
+    __slots__ = ()
+    game: "Game"
+    values: list[int]
+    stack: list[list[Any]]
+    tracing: bool
+    _history: list[Any]
+    _log: list[LogEntry]
+    _outcome: Outcome | None
+    _journal: list[tuple[list[Any], int, dict]] | None
+
+    def _note(self, rule: str, kind: str, text: str) -> None:
+        self._log.append(LogEntry(len(self._history), rule, kind, text))
+
+    def _run(self) -> None:  # noqa: C901 - the interpreter's dispatch loop
+        """Execute instructions until a decision, a chance node or the end of the game.
+
+        Most instructions run inside the compiled blocks (engine/blocks.py), which call each other
+        for calls; this loop takes what they hand back. The program counter lives in a local while
+        the machine stays in one frame, and is written back to the frame when it calls, pauses or fails."""
+        program = self.game.program
+        procs = program.procs
+        all_blocks = program.blocks
+        v = self.values
+        stack = self.stack
+        layout = self.game.layout
+        tracing = self.tracing
+        journal = self._journal
+        low = len(stack) - 1  # the frames below this index are as apply_action found them
+        budget = STEP_LIMIT
+        while True:  # once per change of frame
+            if not stack:
+                stack.append([program.by_name[self.game.spec.turn].index, 0, {}])
+            frame = stack[-1]
+            code = procs[frame[0]].code
+            blocks = all_blocks[frame[0]]
+            L = frame[2]
+            pc = frame[1]
+            try:
+                while True:
+                    budget -= 1
+                    if budget < 0:
+                        ins = code[pc]
+                        raise SpecRuntimeError("no decision or chance node reached after many steps (endless loop?)",
+                                               ins.rule, str(ins.where))
+                    block = blocks[pc]
+                    if block is not None:  # compiled code (engine/blocks.py)
+                        pc = block(self, v, frame, tracing)
+                        if pc >= 0:
+                            continue
+                        if pc == -2:  # the procedure returned
+                            stack.pop()
+                            if not stack:
+                                break
+                            if len(stack) <= low and journal is not None:
+                                low = len(stack) - 1
+                                frame = stack[-1]
+                                journal.append((frame, frame[1], frame[2].copy()))
+                        # else a callee stopped below: go on in the top frame
+                        frame = stack[-1]
+                        code = procs[frame[0]].code
+                        blocks = all_blocks[frame[0]]
+                        L = frame[2]
+                        pc = frame[1]
+                        continue
+                    ins = code[pc]
+                    t = type(ins)
+                    if t is MenuI:
+                        frame[1] = pc
+                        if ins.auto:
+                            options = self._menu_options(ins)
+                            if len(options) == 1:
+                                # a forced option is no choice: take it and go on
+                                self._take_option(ins, frame, options[0], forced=True)
+                                pc = frame[1]
+                                continue
+                        return
+                    elif t is RandomI or t is RollI:
+                        if t is RandomI and len(members := ins.members(v, L)) == 1:
+                            # a forced outcome is no choice of chance: take it and go on
+                            (only,) = members
+                            L[ins.var] = only
+                            pc += 1
+                            if tracing:
+                                self._note(ins.rule, ins.kind, f"{ins.kind}: {layout.label(ins.type, only)} (only one left)")
+                            continue
+                        frame[1] = pc
+                        return
+                    elif t is CallI:  # the callee's frame becomes the current one, without leaving this loop
+                        L = ins.make(v, L)
+                        frame[1] = pc + 1
+                        frame = [ins.proc, 0, L]
+                        stack.append(frame)
+                        code = procs[ins.proc].code
+                        blocks = all_blocks[ins.proc]
+                        pc = 0
+                    elif t is RetI:
+                        stack.pop()
+                        if not stack:
+                            break
+                        if len(stack) <= low and journal is not None:
+                            low = len(stack) - 1
+                            frame = stack[-1]
+                            journal.append((frame, frame[1], frame[2].copy()))
+                        frame = stack[-1]
+                        code = procs[frame[0]].code
+                        blocks = all_blocks[frame[0]]
+                        L = frame[2]
+                        pc = frame[1]
+                    elif t is JumpIfNotI:
+                        pc = pc + 1 if ins.cond(v, L) else ins.target
+                    elif t is JumpI:
+                        pc = ins.target
+                    elif t is SetI:
+                        idx = ins.index(v, L)
+                        val = ins.value(v, L)
+                        if ins.type == "bool":
+                            val = 1 if val else 0
+                        if not ins.lo <= val <= ins.hi:
+                            raise SpecRuntimeError(f"{layout.name_of(idx)} cannot be {val} (range {ins.lo}..{ins.hi})")
+                        if tracing and v[idx] != val:
+                            self._note(ins.rule, "set", f"{layout.name_of(idx)} = {self._show(idx, val)}")
+                        v[idx] = val
+                        pc += 1
+                    elif t is ForNextI:
+                        i = L[ins.counter]
+                        values = ins.values if ins.values is not None else [f(v, L) for f in ins.item_fns]
+                        n = len(values)
+                        cond = ins.cond
+                        while i < n:
+                            L[ins.var] = values[i]
+                            i += 1
+                            if cond is None or cond(v, L):
+                                break
+                        else:
+                            L.pop(ins.counter, None)
+                            pc = ins.exit
+                            continue
+                        L[ins.counter] = i
+                        pc += 1
+                    elif t is ForInitI:
+                        L[ins.counter] = 0
+                        pc += 1
+                    elif t is LetI:
+                        L[ins.name] = ins.value(v, L)
+                        pc += 1
+                    elif t is MoveI:
+                        self._move(ins, v, L)
+                        pc += 1
+                    elif t is SayI:
+                        if tracing:
+                            self._note(ins.rule, "say", ins.text(v, L))
+                        pc += 1
+                    elif t is RequireI:
+                        if not ins.cond(v, L):
+                            raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
+                        pc += 1
+                    elif t is EndI:
+                        frame[1] = pc
+                        text = ins.text(v, L) if ins.text else ""
+                        self._outcome = Outcome(ins.result, ins.rule, text)
+                        if tracing:
+                            self._note(ins.rule, "end", f"game over: {ins.result}" + (f" — {text}" if text else ""))
+                        stack.clear()
+                        return
+                    else:  # pragma: no cover
+                        raise SpecRuntimeError(f"unknown instruction {ins!r}")
+            except SpecRuntimeError as exc:
+                ins = self._locate(exc, frame, pc)
+                if exc.where:
+                    raise
+                raise SpecRuntimeError(str(exc), ins.rule, str(ins.where)) from None
+            except (KeyError, IndexError, TypeError) as exc:
+                ins = self._locate(exc, frame, pc)
+                raise SpecRuntimeError(f"internal fault while running: {exc!r}", ins.rule, str(ins.where)) from exc
+
+    def _locate(self, exc: BaseException, frame: list[Any], pc: int) -> Any:
+        """The instruction that failed (a block's, in the frame on top, or the interpreter's own),
+        with its frame's pc set to it."""
+        if hasattr(exc, "block_pc"):
+            frame = self.stack[-1]
+            pc = exc.block_pc
+        frame[1] = pc
+        return self.game.program.procs[frame[0]].code[pc]
+
+    # ---- what the blocks (engine/blocks.py) call when an instruction needs more than a line ----
+    def _out_of_range(self, idx: int, val: int, lo: int, hi: int) -> None:
+        raise SpecRuntimeError(f"{self.game.layout.name_of(idx)} cannot be {val} (range {lo}..{hi})")
+
+    def _trace_set(self, ins: SetI, idx: int, val: int) -> None:
+        self._note(ins.rule, "set", f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
+
+    def _precondition_fails(self, ins: RequireI) -> None:
+        raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
+
+    def _show(self, flat: int, value: int) -> str:
+        layout = self.game.layout
+        name, _ = layout.owner[flat]
+        return layout.label(layout.slots[name].var.type, value)
+
+    def _move(self, ins: MoveI, v: list, L: dict) -> None:
+        src = ins.src(v, L)
+        dst = ins.dst(v, L)
+        if ins.per_width:
+            layout = self.game.layout
+            if (src - layout.slots[layout.owner[src][0]].offset) % ins.per_width != \
+                    (dst - layout.slots[layout.owner[dst][0]].offset) % ins.per_width:
+                raise SpecRuntimeError(f"move between different kinds of {ins.pool}")
+        have = v[src]
+        amount = have if ins.amount is None else ins.amount(v, L)
+        if amount < 0:
+            raise SpecRuntimeError(f"cannot move a negative amount ({amount})")
+        space = ins.dst_hi - v[dst]
+        if ins.upto:
+            amount = min(amount, have, space)
+        elif amount > have:
+            raise SpecRuntimeError(f"cannot move {amount} from {self.game.layout.name_of(src)}: it holds {have}")
+        elif amount > space:
+            raise SpecRuntimeError(f"{self.game.layout.name_of(dst)} cannot take {amount} more")
+        if amount:
+            v[src] -= amount
+            v[dst] += amount
+            if self.tracing:
+                name = self.game.layout.name_of
+                self._note(ins.rule, "move", f"{amount} {ins.pool}: {name(src)} -> {name(dst)}")

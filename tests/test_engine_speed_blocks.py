@@ -1,0 +1,138 @@
+"""The compiled procedures (engine/blocks.py) and the cheaper atomic apply_action do what the
+plain interpreter does: the same games, the same logs, the same errors, the state unchanged after
+a fault at any depth of the call stack, and generated code built from a closed set of forms."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+
+import pytest
+
+import ghostrules
+from ghostrules import SpecRuntimeError
+from ghostrules.engine import machine as machine_module
+from ghostrules.engine.game import sample_chance
+
+CONFIGS = [("ghost-stories", {"players": 4, "level": "initiation", "edition": "el"}),
+           ("ghost-stories", {"players": 2, "level": "hell", "edition": "hu"}),
+           ("betrayal", {"players": 4})]
+
+
+def _game_record(game: ghostrules.Game, seed: int, max_actions: int = 400) -> tuple:
+    rng = random.Random(seed)
+    state = game.new_initial_state(tracing=True)
+    steps = 0
+    while not state.is_terminal() and steps < max_actions:
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+        else:
+            actions = state.legal_actions()
+            action = rng.choice(actions)
+            assert len({a.label for a in actions}) == len(actions)
+        state.apply_action(action)
+        steps += 1
+    return ([a.to_json() for a in state.history()], [a.label for a in state.history()],
+            [str(e) for e in state.log()], state.to_json())
+
+
+@pytest.mark.parametrize("name,params", CONFIGS)
+def test_blocks_play_as_the_interpreter(name: str, params: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every block removed the interpreter runs each instruction itself: same games, same logs."""
+    game = ghostrules.load_game(name, **params)
+    seeds = range(4)
+    compiled = [_game_record(game, s) for s in seeds]
+    monkeypatch.setattr(game.program, "blocks", [[None] * len(p.code) for p in game.program.procs])
+    interpreted = [_game_record(game, s) for s in seeds]
+    assert compiled == interpreted
+
+
+def _positions(game: ghostrules.Game, seeds: range, every: int) -> list[tuple[ghostrules.State, object]]:
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_initial_state(tracing=True)
+        k = 0
+        while not state.is_terminal():
+            action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+            if k % every == 0:
+                out.append((state.clone(), action))
+            state.apply_action(action)
+            k += 1
+    return out
+
+
+@pytest.mark.parametrize("name,params", [CONFIGS[0], CONFIGS[2]])
+def test_fault_at_any_depth_leaves_the_state_unchanged(name: str, params: dict,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """apply_action saves a frame only when the machine first comes back to it. A fault injected
+    after k dispatches of the machine (the endless-loop guard, made small) strikes at every depth
+    of the stack, after frames were popped and new ones pushed: the state must be as before."""
+    game = ghostrules.load_game(name, **params)
+    positions = _positions(game, range(2), every=3)
+    faults = 0
+    for state, action in positions:
+        before = (state.to_json(), state.clone(), len(state.log()), [a.to_json() for a in state.history()])
+        for limit in (1, 2, 3, 5, 8, 13):
+            monkeypatch.setattr(machine_module, "STEP_LIMIT", limit)
+            trial = state.clone()
+            try:
+                trial.apply_action(action)
+            except SpecRuntimeError as exc:
+                assert "endless loop" in str(exc)
+                faults += 1
+                assert trial.to_json() == before[0]
+                assert trial == before[1]
+                assert len(trial.log()) == before[2]
+                assert [a.to_json() for a in trial.history()] == before[3]
+                assert [[f[0], f[1], f[2]] for f in trial.stack] == [[f[0], f[1], f[2]] for f in before[1].stack]
+            else:
+                break
+        monkeypatch.setattr(machine_module, "STEP_LIMIT", 2_000_000)
+        state.apply_action(action)  # and the original still plays on
+    assert faults > 20
+
+
+_BLOCK_NAMES = re.compile(r"^(v|L|F|_S|tracing|_i|_x|_y|_k|_vs|_n|_c|_r|_e|_q\d+|_k\d+|_d\d+|_b\d+_\d+|_ck|_bad|_first|"
+                          r"_within|_within_list|_match|_div|_mod|sum|any|all|next|min|max|abs|str|len|range|hasattr|"
+                          r"_label)$")
+_BLOCK_ATTRS = {"count", "join", "pop", "append", "stack", "rule", "block_pc", "_out_of_range", "_trace_set", "_move",
+                "_note", "_precondition_fails"}
+
+
+def _audit_block_source(source: str) -> list[str]:
+    bad = []
+    allowed = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.If,
+               ast.While, ast.Break, ast.Continue, ast.Pass, ast.Try, ast.ExceptHandler, ast.Raise, ast.Expr,
+               ast.Load, ast.Store, ast.Name, ast.Constant, ast.Subscript, ast.Slice, ast.BinOp, ast.UnaryOp,
+               ast.BoolOp, ast.Compare, ast.IfExp, ast.Call, ast.GeneratorExp, ast.comprehension, ast.Tuple,
+               ast.List, ast.ListComp, ast.Dict, ast.keyword, ast.Attribute, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, allowed):
+            bad.append(f"node {type(node).__name__}")
+        elif isinstance(node, ast.Name) and not _BLOCK_NAMES.match(node.id) and node.id != "BaseException":
+            bad.append(f"name {node.id}")
+        elif isinstance(node, ast.keyword) and node.arg != "default":
+            bad.append(f"keyword {node.arg}")
+        elif isinstance(node, ast.Attribute) and node.attr not in _BLOCK_ATTRS:
+            bad.append(f"attribute {node.attr}")
+        elif isinstance(node, ast.Constant) and not isinstance(node.value, (int, str, type(None))):
+            bad.append(f"constant {node.value!r}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and not (
+                node.value == "" or re.fullmatch(r"#?[A-Za-z_][\w:]*|say|block_pc", node.value)):
+            bad.append(f"string {node.value!r}")
+        elif isinstance(node, ast.FunctionDef) and not re.fullmatch(r"_b\d+_\d+", node.name):
+            bad.append(f"function {node.name}")
+    return bad
+
+
+@pytest.mark.parametrize("game", ["ghost-stories", "betrayal"])
+def test_block_sources_use_only_the_compilers_own_forms(game: str) -> None:
+    """The compiled procedures are built from a closed set of forms too: spec names appear only as
+    string keys of the locals (``L['m']``), every other name is generated or one of a few builtins."""
+    program = ghostrules.load_game(game).program
+    sources = program.exprs.block_sources
+    assert sources and sum(s.count("\ndef ") for s in sources) > 100
+    problems = {p for src in sources for p in _audit_block_source(src)}
+    assert problems == set()
