@@ -136,3 +136,122 @@ def test_block_sources_use_only_the_compilers_own_forms(game: str) -> None:
     assert sources and sum(s.count("\ndef ") for s in sources) > 100
     problems = {p for src in sources for p in _audit_block_source(src)}
     assert problems == set()
+
+
+# ---- a filter that does not read the loop variable is tested once per pass ---------------------------------
+
+_FIXED_FILTER_GAME = """\
+game: fixedfilter
+title: Loop filters that do not read the loop variable
+players: player
+flow: {setup: setup, turn: turn}
+domains:
+  player: [ann]
+  face: [zero, one]
+  slot: [s1, s2, s3, s4]
+state:
+  cnt: {range: [0, 30]}
+  lim: {range: [0, 30], init: 3}
+  hits: {range: [0, 30]}
+  rolls: {range: [0, 30]}
+dice:
+  d1: {faces: [one], domain: face}
+"""
+
+_FIXED_FILTER_RULES = """\
+family: core
+title: Core
+rules:
+  - id: F-SETUP
+    text: Nothing to set up.
+    procedure: setup
+    do:
+      - set: {cnt: 0}
+  - id: F-TURN
+    text: Loops whose filters read the loop variable or not, then a choice.
+    procedure: turn
+    do:
+      - for: "a in [1, 2, 3, 4, 5] if cnt < lim"
+        do:
+          - set: {cnt: "cnt + 1"}
+      - for: "b in [1, 2, 3, 4] if cnt > 100"
+        do:
+          - set: {hits: "hits + 1"}
+      - for: "c in [1, 2, 3, 4, 5, 6] if c > cnt"
+        do:
+          - set: {hits: "hits + 1"}
+      - for: "e in [2, 3, 4] if lim > 0"
+        do:
+          - set: {hits: "hits + 1"}
+      - for: "g in [1, 2, 3] if rolls < 2"
+        do:
+          - roll: d1
+            as: f
+          - set: {rolls: "rolls + 1"}
+      - for: "h in [1, 2, 3, 4, 5, 6, 7] if rolls > 5 and h > 0"
+        do:
+          - set: {hits: "hits + 10"}
+      - for: "q in slot if lim > 5"
+        do:
+          - set: {hits: "hits + 10"}
+      - for: "w in slot if cnt < lim + 2"
+        do:
+          - set: {cnt: "cnt + 1"}
+      - choose: done?
+        by: ann
+        options:
+          - label: stop
+            do:
+              - end: win
+"""
+
+
+def _fixed_filter_game(tmp_path) -> ghostrules.Game:
+    from ghostrules.spec import load_spec
+    root = tmp_path / "specs" / "fixedfilter"
+    (root / "rules").mkdir(parents=True)
+    (root / "game.yaml").write_text(_FIXED_FILTER_GAME, encoding="utf-8")
+    (root / "rules" / "core.yaml").write_text(_FIXED_FILTER_RULES, encoding="utf-8")
+    return ghostrules.Game(load_spec("fixedfilter", root=tmp_path / "specs"))
+
+
+def _to_first_decision(game: ghostrules.Game) -> ghostrules.State:
+    state = game.new_initial_state(tracing=True)
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, random.Random(0)))
+    return state
+
+
+def _fixed_filter_run(game: ghostrules.Game) -> tuple:
+    state = _to_first_decision(game)
+    return state.to_json(), [str(e) for e in state.log()]
+
+
+def test_a_filter_that_does_not_read_the_variable_is_tested_once(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``for x in D if cond`` where cond does not read x: one test per pass instead of a scan of the
+    values left, leaving the same values, locals (the last value of D bound when the loop ends) and
+    log as the scan, compiled or interpreted; a filter that reads x keeps the scan."""
+    import json
+    from ghostrules.engine import program as program_module
+    from ghostrules.engine.program import ForNextI
+    game = _fixed_filter_game(tmp_path)
+    heads = {ins.var: ins for ins in game.program.by_name["turn"].code if type(ins) is ForNextI}
+    assert {v for v, ins in heads.items() if ins.cond_fixed} == {"a", "b", "e", "g", "q", "w"}
+    source = "".join(game.program.exprs.block_sources)
+    assert "while _k < _n:" in source and "if _k >= _n:" in source  # the scan and the single test
+    compiled = _to_first_decision(game)
+    # a: passes 3 times then fails; b, q: false from the start; c, h: read their variable (scan);
+    # e: always true; g: a roll in the body (the interpreter's step), fails after 2; w: over a domain
+    assert compiled.values == [5, 3, 6, 2]  # cnt, lim, hits, rolls
+    (frame,) = json.loads(compiled.to_json())["stack"]
+    assert frame[0] == "turn"
+    assert frame[2] == {"a": 5, "b": 4, "c": 6, "e": 4, "f": 1, "g": 3, "h": 7, "q": 3, "w": 3}
+    new = _fixed_filter_run(game)
+    monkeypatch.setattr(game.program, "blocks", [[None] * len(p.code) for p in game.program.procs])
+    assert _fixed_filter_run(game) == new  # the interpreter's ForNextI
+    monkeypatch.setattr(program_module, "_reads_not", lambda fn, name: False)  # every filter scans, as before
+    scanning = _fixed_filter_game(tmp_path / "scan")
+    assert not any(type(ins) is ForNextI and ins.cond_fixed for ins in scanning.program.by_name["turn"].code)
+    assert _fixed_filter_run(scanning) == new
+    monkeypatch.setattr(scanning.program, "blocks", [[None] * len(p.code) for p in scanning.program.procs])
+    assert _fixed_filter_run(scanning) == new

@@ -274,6 +274,22 @@ class _Writer:
             values = self.const(tuple(ins.values))
         else:
             values = "(" + "".join(f"{self.code(f)}, " for f in ins.item_fns) + ")"
+        if ins.cond_fixed:  # the filter does not read the variable: one test stands for the scan
+            lines += [f"{ind}_i = {pc}",
+                      f"{ind}_k = L[{ins.counter!r}]",
+                      f"{ind}_vs = {values}",
+                      f"{ind}_n = len(_vs)",
+                      f"{ind}if _k < _n:",
+                      f"{ind}    L[{ins.var!r}] = _vs[_k]",
+                      f"{ind}    if {self.code(ins.cond)}:",
+                      f"{ind}        L[{ins.counter!r}] = _k + 1",
+                      f"{ind}    else:",
+                      f"{ind}        L[{ins.var!r}] = _vs[_n - 1]",  # where the scan would have left it
+                      f"{ind}        _k = _n",
+                      f"{ind}if _k >= _n:",
+                      f"{ind}    L.pop({ins.counter!r}, None)",
+                      f"{ind}    {done}"]
+            return
         cond = f"if {self.code(ins.cond)}: break" if ins.cond is not None else "break"
         lines += [f"{ind}_i = {pc}",
                   f"{ind}_k = L[{ins.counter!r}]",

@@ -152,6 +152,17 @@ class Machine:
                         values = ins.values if ins.values is not None else [f(v, L) for f in ins.item_fns]
                         n = len(values)
                         cond = ins.cond
+                        if ins.cond_fixed:  # the filter does not read the variable: one test stands for the scan
+                            if i < n:
+                                L[ins.var] = values[i]
+                                if cond(v, L):
+                                    L[ins.counter] = i + 1
+                                    pc += 1
+                                    continue
+                                L[ins.var] = values[n - 1]  # where the scan would have left it
+                            L.pop(ins.counter, None)
+                            pc = ins.exit
+                            continue
                         while i < n:
                             L[ins.var] = values[i]
                             i += 1

@@ -52,7 +52,11 @@ class LetI(Instr):
 
 
 class ForNextI(Instr):
-    __slots__ = ("var", "values", "item_fns", "cond", "counter", "exit")
+    """One step of ``for var in values if cond``: bind the next value that passes ``cond``, or exit.
+    ``cond_fixed``: ``cond`` is known not to read ``var`` (``compile_expr.reads``), so every value
+    left gives it the same answer and one test per step stands for the scan."""
+
+    __slots__ = ("var", "values", "item_fns", "cond", "counter", "exit", "cond_fixed")
 
 
 class ForInitI(Instr):
@@ -104,6 +108,14 @@ class RollI(Instr):
     # outcome: face -> its Action (built once: a roll's outcomes never change)
     __slots__ = ("die", "var", "faces", "type", "keys", "weights", "total", "outcome")
     pauses = True
+
+
+def _reads_not(fn: Any, name: str) -> bool:
+    """Is ``fn`` (a compiled function or None) known not to read the local ``name``?"""
+    if fn is None:
+        return False
+    names = reads(fn)
+    return names is not None and name not in names
 
 
 def _mk(cls: type, rule: str, where: Where, **fields: Any) -> Any:
@@ -335,7 +347,8 @@ class Program:
             counter = f"#for{self._counter}"
             code.append(_mk(ForInitI, s.rule, s.where, counter=counter))
             head = _mk(ForNextI, s.rule, s.where, var=s.var, values=values if isinstance(values, range) else None,
-                       item_fns=None if isinstance(values, range) else values, cond=cond, counter=counter, exit=-1)
+                       item_fns=None if isinstance(values, range) else values, cond=cond, counter=counter, exit=-1,
+                       cond_fixed=_reads_not(cond, s.var))
             start = len(code)
             code.append(head)
             self._block(code, s.body, inner)
