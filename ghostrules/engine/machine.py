@@ -53,9 +53,14 @@ class Machine:
         journal = self._journal
         low = len(stack) - 1  # the frames below this index are as apply_action found them
         budget = STEP_LIMIT
-        while True:  # once per change of frame
+        while True:  # once per return, and when a compiled block hands back another frame
             if not stack:
                 stack.append([program.by_name[self.game.spec.turn].index, 0, {}])
+            elif len(stack) <= low and journal is not None:
+                # returned into a frame as apply_action found it: saved once, for the rollback
+                low = len(stack) - 1
+                frame = stack[-1]
+                journal.append((frame, frame[1], frame[2].copy()))
             frame = stack[-1]
             code = procs[frame[0]].code
             blocks = all_blocks[frame[0]]
@@ -75,19 +80,8 @@ class Machine:
                             continue
                         if pc == -2:  # the procedure returned
                             stack.pop()
-                            if not stack:
-                                break
-                            if len(stack) <= low and journal is not None:
-                                low = len(stack) - 1
-                                frame = stack[-1]
-                                journal.append((frame, frame[1], frame[2].copy()))
-                        # else a callee stopped below: go on in the top frame
-                        frame = stack[-1]
-                        code = procs[frame[0]].code
-                        blocks = all_blocks[frame[0]]
-                        L = frame[2]
-                        pc = frame[1]
-                        continue
+                        # (else a callee stopped below) the outer loop goes on in the frame on top
+                        break
                     ins = code[pc]
                     t = type(ins)
                     if t is MenuI:
@@ -121,17 +115,7 @@ class Machine:
                         pc = 0
                     elif t is RetI:
                         stack.pop()
-                        if not stack:
-                            break
-                        if len(stack) <= low and journal is not None:
-                            low = len(stack) - 1
-                            frame = stack[-1]
-                            journal.append((frame, frame[1], frame[2].copy()))
-                        frame = stack[-1]
-                        code = procs[frame[0]].code
-                        blocks = all_blocks[frame[0]]
-                        L = frame[2]
-                        pc = frame[1]
+                        break  # the outer loop goes on in the caller's frame
                     elif t is JumpIfNotI:
                         pc = pc + 1 if ins.cond(v, L) else ins.target
                     elif t is JumpI:
