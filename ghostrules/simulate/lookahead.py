@@ -106,6 +106,9 @@ def expected(state: State, search: Search, leaf: Callable[[State], Reading],
     ``rng`` draws the sampled outcomes of big chance nodes; without it they are not followed.
     ``evaluate(position, expression)`` reads the expressions of ``search.estimates``; without it
     the options they name are neither followed nor estimated."""
+    if state.tracing:  # the positions are followed without a log (each child keeps its parent's tracing)
+        state = state.clone()
+        state.tracing = False
     budget = [search.budget]
     memo: dict[Any, Reading] = {}
     samples = search.samples if rng is not None else 0
@@ -154,10 +157,7 @@ def expected(state: State, search: Search, leaf: Callable[[State], Reading],
         budget[0] -= len(children)
         results = []
         for action, p in children:
-            child = s.clone()
-            child.tracing = False
-            child.apply_action(action)
-            results.append((p, walk(child)))
+            results.append((p, walk(s.child(action))))
         width = len(results[0][1])
         if chance:
             out = tuple(sum(p * r[i] for p, r in results) for i in range(width))
@@ -177,10 +177,7 @@ def _decide(s: State, children: list[tuple[Action, float]], budget: list[int],
     budget[0] -= len(children)
     best = floor
     for action, _ in children:
-        child = s.clone()
-        child.tracing = False
-        child.apply_action(action)
-        best = max(best, walk(child)[0])
+        best = max(best, walk(s.child(action))[0])
     return (best,) + here[1:]
 
 
