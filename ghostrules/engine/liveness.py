@@ -93,17 +93,6 @@ def _edges(code: list[Any], pc: int) -> tuple[frozenset[str], list[tuple[int, fr
     raise _Unknown
 
 
-def live_locals(proc: Procedure) -> list[tuple[str, ...]] | None:
-    """For each instruction of ``proc``, the names of the locals live on entry to it (sorted), or
-    None when some read cannot be listed (then every local counts)."""
-    code = proc.code
-    try:
-        edges = [_edges(code, pc) for pc in range(len(code))]
-    except _Unknown:
-        return None
-    return [tuple(sorted(names)) for names in _solve(edges)]
-
-
 def _solve(edges: list[tuple[frozenset[str], list[tuple[int, frozenset[str]]]]]) -> list[frozenset[str]]:
     n = len(edges)
     live: list[frozenset[str]] = [frozenset()] * n
