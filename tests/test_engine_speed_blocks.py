@@ -94,10 +94,12 @@ def test_fault_at_any_depth_leaves_the_state_unchanged(name: str, params: dict,
     assert faults > 20
 
 
-_BLOCK_NAMES = re.compile(r"^(v|L|F|_S|tracing|_i|_x|_y|_k|_vs|_n|_c|_r|_e|_q\d+|_k\d+|_d\d+|_b\d+_\d+|_ck|_bad|_first|"
+# (_t\d+, Exception, set, _firsts and .get: the helpers of engine/hoist.py, which compute loop-invariant
+# and repeated parts into temporaries, speculatively)
+_BLOCK_NAMES = re.compile(r"^(v|L|F|_S|tracing|_i|_x|_y|_k|_vs|_n|_c|_r|_e|_q\d+|_k\d+|_d\d+|_t\d+|a\d+|_b\d+_\d+|_ck|_bad|_first|_firsts|set|"
                           r"_within|_within_list|_match|_div|_mod|sum|any|all|next|min|max|abs|str|len|range|hasattr|"
                           r"_label)$")
-_BLOCK_ATTRS = {"count", "join", "pop", "append", "stack", "rule", "block_pc", "_out_of_range", "_trace_set", "_move",
+_BLOCK_ATTRS = {"count", "join", "pop", "append", "get", "stack", "rule", "block_pc", "_out_of_range", "_trace_set", "_move",
                 "_note", "_precondition_fails"}
 
 
@@ -111,7 +113,7 @@ def _audit_block_source(source: str) -> list[str]:
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, allowed):
             bad.append(f"node {type(node).__name__}")
-        elif isinstance(node, ast.Name) and not _BLOCK_NAMES.match(node.id) and node.id != "BaseException":
+        elif isinstance(node, ast.Name) and not _BLOCK_NAMES.match(node.id) and node.id not in ("BaseException", "Exception"):
             bad.append(f"name {node.id}")
         elif isinstance(node, ast.keyword) and node.arg != "default":
             bad.append(f"keyword {node.arg}")
@@ -122,7 +124,7 @@ def _audit_block_source(source: str) -> list[str]:
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and not (
                 node.value == "" or re.fullmatch(r"#?[A-Za-z_][\w:]*|say|block_pc", node.value)):
             bad.append(f"string {node.value!r}")
-        elif isinstance(node, ast.FunctionDef) and not re.fullmatch(r"_b\d+_\d+", node.name):
+        elif isinstance(node, ast.FunctionDef) and not re.fullmatch(r"_b\d+_\d+|_d\d+", node.name):
             bad.append(f"function {node.name}")
     return bad
 

@@ -85,7 +85,7 @@ class _Writer:
 
     def code(self, fn: Any) -> str:
         """Python source computing fn(v, L): the expression itself when it was generated here, else a call."""
-        src = getattr(fn, "code", None)
+        src = getattr(fn, "fast", None)
         return f"({src})" if src is not None else f"{self.const(fn)}(v, L)"
 
     def startable(self, proc: int, pc: int) -> bool:

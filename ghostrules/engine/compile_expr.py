@@ -21,7 +21,9 @@ from ..spec import expr as E
 from ..spec.model import GameSpec, Where
 from ..spec.names import NameProblem, Names
 from ..spec.source import SpecError
+from .hoist import hoist, read_once
 from .layout import Layout
+from .patterns import SlotPatterns, _conjuncts, _mentions
 from .runtime import _RUNTIME, _no_text
 
 Fn = Callable[[list, dict], Any]
@@ -48,7 +50,7 @@ def _is_simple(code: str) -> bool:
         (code.startswith("L['") and code.endswith("']") and code[3:-2].isidentifier())
 
 
-class ExprCompiler:
+class ExprCompiler(SlotPatterns):
     """Holds the static context (layout, tables, constants, parameters, definitions)."""
 
     def __init__(self, spec: GameSpec, layout: Layout, optimise: bool = True) -> None:
@@ -60,6 +62,7 @@ class ExprCompiler:
         self.tables = self.names.tables
         self.defines = self.names.defines
         self._compiled_defs: dict[str, tuple[str, str]] = {}
+        self._def_bodies: dict[str, str] = {}  # each definition's code, of its parameters a0, a1, ...
         self._in_progress: set[str] = set()
         # the generated functions' globals: run-time helpers, constants, tables, definitions
         self._ns: dict[str, Any] = dict(_RUNTIME)
@@ -159,15 +162,23 @@ class ExprCompiler:
 
     # ---- code generation -----------------------------------------------------------------
     def _function(self, code: str, where: Where) -> Fn:
-        self.sources.append(f"lambda v, L: {code}")
-        source = compile(f"lambda v, L: {code}", f"<spec {where.file}:{where.line}>", "eval")
+        fast = self._hoisted(code)
+        self.sources.append(f"lambda v, L: {fast}")
+        source = compile(f"lambda v, L: {fast}", f"<spec {where.file}:{where.line}>", "eval")
         fn = eval(source, self._ns)  # noqa: S307 - source generated above from a checked AST
         # the locals it reads (for the liveness of locals, engine/liveness.py): the generated code
         # reads a local only as L['name'] (string constants live in the globals, never in the code)
         if 'L["' not in code:
             fn.reads = frozenset(_READ.findall(code))  # type: ignore[attr-defined]
-        fn.code = code  # type: ignore[attr-defined]  # for the blocks (engine/blocks.py), which write it in place
+        fn.code = code  # type: ignore[attr-defined]  # for the analyses of engine/liveness.py
+        fn.fast = fast  # type: ignore[attr-defined]  # the same, as run (engine/hoist.py): the blocks write it in place
         return fn
+
+    def _hoisted(self, code: str) -> str:
+        """``code`` with its quantifiers' loop-invariant parts computed once (engine/hoist.py)."""
+        if not self.optimise:
+            return code
+        return hoist(code, lambda source: self.define(source, "<hoisted>"))
 
     def constant(self, value: Any) -> str:
         """The name under which generated code sees ``value`` (an instruction, a table, a function)."""
@@ -204,6 +215,9 @@ class ExprCompiler:
         size = self._local_size(a, code)
         if size is not None and size <= n:
             return code
+        if isinstance(a, E.Index) and a.name not in self.layout.slots and a.name in self.tables and \
+                all(0 <= int(x) < n for x in self.tables[a.name].values):
+            return code  # a table entry: every entry fits, so none needs checking
         if _is_simple(code):  # repeating a plain name is cheaper than a call
             return f"({code} if 0 <= {code} < {n} else _bad({self._const(what)}))"
         return f"_ck({code}, {n}, {self._const(what)})"
@@ -289,7 +303,8 @@ class ExprCompiler:
             codes.append(code)
             sizes.append(self._binds[a.id][1] if isinstance(a, E.Name) and a.id in self._binds else
                          self._local_size(a, code))
-        if self.optimise and len(rule.value.render()) <= INLINE_LIMIT and all(_is_simple(c) for c in codes):
+        if self.optimise and len(rule.value.render()) <= INLINE_LIMIT and (
+                all(_is_simple(c) for c in codes) or self._inline_once(name, codes)):
             # a small definition applied to plain values is compiled in place: no call, and
             # an argument known to be a domain value needs no run-time index check
             outer = self._binds
@@ -314,6 +329,14 @@ class ExprCompiler:
                 return f"({guard} and {call})", t
         return call, t
 
+    def _inline_once(self, name: str, codes: list[str]) -> bool:
+        """May a definition applied to one computed argument (the others plain) be compiled in place?
+        Yes when its body cannot fail and reads that parameter once, unconditionally: the argument is
+        then computed once, and raises exactly when the call would have (engine/hoist.py)."""
+        computed = [i for i, c in enumerate(codes) if not _is_simple(c)]
+        body = self._def_bodies[name]
+        return len(computed) == 1 and _MAY_FAIL.search(body) is None and read_once(body, f"a{computed[0]}")
+
     def _define_body(self, name: str) -> tuple[str, str]:
         """A definition becomes a global function ``_dN(v, a0, a1, ...)`` of its parameters."""
         if name in self._compiled_defs:
@@ -336,6 +359,8 @@ class ExprCompiler:
             self._in_progress.discard(name)
             self._binds = outer
         params = ", ".join(["v", *(f"a{i}" for i in range(len(d.params)))])
+        self._def_bodies[name] = code
+        code = self._hoisted(code)
         self.sources.append(f"def {fname}({params}):\n    return {code}\n")
         source = compile(f"def {fname}({params}):\n    return {code}\n", f"<spec {where.file}:{where.line}>", "exec")
         exec(source, self._ns)  # noqa: S102 - source generated above from a checked AST
@@ -546,38 +571,6 @@ class ExprCompiler:
             return values, codes
         return self._const(tuple(passing)), keep
 
-    def _equal_to_var(self, var: str, cond: E.Expr, scope: Scope, dtype: str) -> str | None:
-        """The code of t when the condition is exactly ``var == t`` (or ``t == var``), t free of var."""
-        if not isinstance(cond, E.Binary) or cond.op != "==" or dtype == "bool":
-            return None
-        for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
-            if side == E.Name(var) and not _mentions(other, var):
-                code, t = self._c(other, scope)
-                if t not in ("int", "bool") and (t == "none" or self._related(t, dtype)):
-                    return code
-        return None
-
-    def _slot_scan(self, var: str, cond: E.Expr | None, inner: Scope, dtype: str,
-                   size: int | None) -> tuple[int, int, str] | None:
-        """``x in D if S[x] == t and ...`` with ``t`` free of x: scan the slots S[0..] for t.
-
-        Returns (offset of S, size of D, code of t), or None when the condition has another form."""
-        if cond is None or size is None or dtype == "bool":
-            return None
-        first = _conjuncts(cond)[0]
-        if not isinstance(first, E.Binary) or first.op != "==":
-            return None
-        for side, other in ((first.left, first.right), (first.right, first.left)):
-            if (isinstance(side, E.Index) and len(side.args) == 1 and side.args[0] == E.Name(var)
-                    and side.name in self.layout.slots and not _mentions(other, var)):
-                slot = self.layout.slots[side.name]
-                if slot.var.index != (dtype,) or slot.count != size:
-                    continue
-                target, t = self._c(other, inner)
-                self._unify(slot.var.type, t, first)
-                return slot.offset, size, target
-        return None
-
     # ---- domain compatibility (a domain may extend another: its first symbols are the other's) --
     def _base_of(self, base: str, d: str) -> bool:
         return self.names.base_of(base, d)
@@ -594,24 +587,6 @@ class ExprCompiler:
             return self.names.unify(a, b, e.render())
         except NameProblem as exc:
             raise _TypeErr(str(exc)) from None
-
-
-def _conjuncts(e: E.Expr) -> list[E.Expr]:
-    """``a and b and c`` as [a, b, c], in evaluation order."""
-    if isinstance(e, E.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
-def _mentions(e: Any, name: str) -> bool:
-    """Does the expression read the name ``name`` anywhere (conservatively, also where it is rebound)?"""
-    if isinstance(e, E.Name):
-        return e.id == name
-    if isinstance(e, (tuple, list)):
-        return any(_mentions(x, name) for x in e)
-    if hasattr(e, "__attrs_attrs__"):
-        return any(_mentions(getattr(e, a.name), name) for a in e.__attrs_attrs__)
-    return False
 
 
 class _TypeErr(Exception):

@@ -55,6 +55,8 @@ class Layout:
         # every flat slot's declared range, for checking a whole state in one pass
         self.lows = [self.slots[name].var.lo for name, _ in self.owner]
         self.highs = [self.slots[name].var.hi for name, _ in self.owner]
+        # State.get's look-ups so far: (name, *index) -> (flat position, type of the slot)
+        self.reads: dict[tuple, tuple[int, str]] = {}
 
     def initial_values(self) -> list[int]:
         out: list[int] = []

@@ -31,9 +31,25 @@ def _first(v: list, offset: int, n: int, x: int) -> int:
         return -1
 
 
+def _firsts(v: list, offset: int, n: int) -> dict[int, int]:
+    """{x: _first(v, offset, n, x)} for every x in the run (a loop's table, engine/hoist.py)."""
+    run = v[offset:offset + n]
+    run.reverse()  # the first place of a value is written last, so it is the one kept
+    return dict(zip(run, range(n - 1, -1, -1)))
+
+
 def _match(v: list, offset: int, n: int, x: int) -> list[int]:
     """Every k with v[offset + k] == x, in order."""
-    return [k for k, y in enumerate(v[offset:offset + n]) if y == x]
+    run = v[offset:offset + n]
+    hits = run.count(x)
+    if hits * 4 > n:  # many: one pass over the run
+        return [k for k, y in enumerate(run) if y == x]
+    out = []
+    k = -1
+    for _ in range(hits):  # few: found by the list's own search
+        k = run.index(x, k + 1)
+        out.append(k)
+    return out
 
 
 def _label(names: tuple[str, ...], x: int) -> str:
@@ -67,4 +83,4 @@ def _mod(x: int, y: int) -> int:
     return x % y if y else 0
 
 
-_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_match": _match, "_div": _div, "_mod": _mod}
+_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_firsts": _firsts, "_match": _match, "_div": _div, "_mod": _mod}

@@ -188,14 +188,17 @@ class State(Machine):
     def get(self, name: str, *index: str | int) -> int | str | bool:
         """Read a slot by name: ``state.get('stock', 'ann')``. Symbols come back as names."""
         layout = self.game.layout
-        flat = layout.index(name, *index)
-        var = layout.slots[name].var
-        value = self.values[flat]
-        if var.type == "int":
+        key = (name, *index)
+        found = layout.reads.get(key)
+        if found is None:  # first read of this slot: where it is and how it shows (kept by the layout)
+            found = layout.reads[key] = (layout.index(name, *index), layout.slots[name].var.type)
+        value = self.values[found[0]]
+        type_ = found[1]
+        if type_ == "int":
             return value
-        if var.type == "bool":
+        if type_ == "bool":
             return bool(value)
-        return layout.symbol(var.type, value)
+        return layout.symbol(type_, value)
 
     def eval(self, expression: str) -> Any:
         """Evaluate a condition-language expression in this position (for queries and tests)."""

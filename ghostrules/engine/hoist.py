@@ -1,0 +1,428 @@
+"""Loop-invariant code motion for the expressions compile_expr generates.
+
+A quantifier (``any(... for q in D if cond)``, a ``members`` list, ``next``, ``sum`` ...) evaluates its
+condition and body once per element of its domain. A part of them that reads neither the quantifier's
+variable nor any variable bound inside the quantifier (``home_board(g, by)`` in ``x in slot if
+placement_allowed(g, by, x)``) has the same value for every element: the state does not change
+while an expression is evaluated, and expressions have no side effects (they read the value list and
+the locals, never write them). Such a part is computed once, before the loop.
+
+Computing it before the loop changes *when* it is computed, so it could raise where the original
+would not (the original may never reach it: every slot occupied, a short-circuit ``and``). The moved
+parts are therefore computed *speculatively*: if any of them raises, the original comprehension runs
+instead, unchanged, and does exactly what it would have done (the same value, or the same error).
+Because expressions are pure, the discarded attempt leaves no trace. So the generated helper is::
+
+    def _dN(v, L, <variables of enclosing quantifiers>):
+        try:
+            _t1 = <invariant part 1>
+            _t2 = <invariant part 2, which may use _t1>
+        except Exception:
+            return <the original comprehension>
+        return <the comprehension reading _t1, _t2>
+
+and the quantifier's place in the expression becomes the call ``_dN(v, L, ...)``. Two invariant
+parts are moved in a changed form: a run of slots tested for membership (``x in v[a:b]``, e.g.
+``occupied(x)`` over the cards' places) becomes a set, and the first place of a value in a long run
+(``_first(v, a, n, x)``, e.g. ``card_in(x)``) is looked up in a table of first places (``_firsts``),
+both built once per evaluation and giving the same answers as the scans.
+
+The same speculative helper computes *common subexpressions* once: a costly part written more than
+once in an expression, outside any loop, and always computed by it (not only in a branch, so that
+computing it first wastes nothing).
+
+Nothing here runs code: this module only rewrites the Python syntax tree of source generated from a
+checked spec AST; compile_expr compiles and defines the result (ExprCompiler.define).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from typing import Any, Callable
+
+_LOCAL = re.compile(r"(v|L|a\d+|_q\d+|_t\d+)\Z")  # the generated code's local names (all else is global)
+_COMPS = (ast.ListComp, ast.GeneratorExp)
+_CHEAP_CALLS = frozenset({"_bad"})  # a call only on the error path costs nothing on the normal one
+WORTH = 24  # the estimated saving (see _cost) for which the helper's call and its ``try`` pay
+UNKNOWN_LENGTH = 4  # the number of elements assumed for a domain whose length is not written in the code
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+class _Shape:
+    """Facts about the nodes of the trees being rewritten, each computed once (the trees are walked
+    top-down, so a subtree's facts are asked for at every level above it): the local names a node
+    reads, the names its quantifiers bind, and a structural key (equal keys, equal code)."""
+
+    def __init__(self) -> None:
+        self._keys: dict[tuple, int] = {}
+        self._memo: dict[int, tuple[int, frozenset[str], frozenset[str], ast.AST]] = {}
+
+    def _facts(self, node: ast.AST) -> tuple[int, frozenset[str], frozenset[str], ast.AST]:
+        got = self._memo.get(id(node))
+        if got is not None and got[3] is node:
+            return got
+        parts: list[Any] = [type(node)]
+        loaded = bound = _NONE
+        for field in node._fields:
+            value = getattr(node, field, None)
+            for item in value if isinstance(value, list) else (value,):
+                if isinstance(item, ast.AST):
+                    key, r, b, _ = self._facts(item)
+                    parts.append(key)
+                    if r:
+                        loaded = loaded | r
+                    if b:
+                        bound = bound | b
+                else:
+                    parts.append((type(item), item))
+            parts.append(None)  # fields end here: [a], [b] differs from [a, b]
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and _LOCAL.match(node.id):
+            loaded = loaded | {node.id}
+        if isinstance(node, ast.comprehension):
+            bound = bound | {t.id for t in ast.walk(node.target) if isinstance(t, ast.Name)}
+        facts = (self._keys.setdefault(tuple(parts), len(self._keys)), loaded, bound, node)
+        self._memo[id(node)] = facts
+        return facts
+
+    def key(self, node: ast.AST) -> int:
+        return self._facts(node)[0]
+
+    def loaded(self, node: ast.AST) -> frozenset[str]:
+        return self._facts(node)[1]
+
+    def bound(self, node: ast.AST) -> frozenset[str]:
+        """The names bound by the comprehensions in ``node`` (itself included)."""
+        return self._facts(node)[2]
+
+    def free(self, node: ast.AST) -> frozenset[str]:
+        """The local names ``node`` reads from outside itself (every generated quantifier variable is unique)."""
+        _, loaded, bound, _ = self._facts(node)
+        return loaded - bound
+
+
+def _cost(node: ast.AST) -> int:
+    """A rough cost of evaluating ``node`` once: calls and loops dominate; the error path is free."""
+    total = 0
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            total += 0 if isinstance(n.func, ast.Name) and n.func.id in _CHEAP_CALLS else 10
+            if isinstance(n.func, ast.Name) and n.func.id in ("set", "_firsts"):
+                total += 20  # a set in place of a scan: each test saves a pass over the run
+        elif isinstance(n, _COMPS):
+            total += 20
+        elif isinstance(n, (ast.Subscript, ast.BinOp, ast.Compare, ast.IfExp, ast.BoolOp, ast.UnaryOp)):
+            total += 1
+    return total
+
+
+def _is_trivial(node: ast.AST) -> bool:
+    return isinstance(node, (ast.Name, ast.Constant)) or (
+        isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant))
+
+
+class _Hoister:
+    """Rewrites one generated expression; ``define(source)`` defines a helper, ``fresh(prefix)`` names
+    helpers and temporaries; ``shape`` holds the facts about the tree's nodes."""
+
+    def __init__(self, define: Callable[[str], None], fresh: Callable[[str], str], shape: _Shape) -> None:
+        self.define = define
+        self.fresh = fresh
+        self.shape = shape
+
+    def expression(self, node: ast.expr) -> ast.expr:
+        """``node`` with each quantifier that has loop-invariant parts replaced by a helper call."""
+        if not self.shape.bound(node):
+            return node  # no quantifier in it
+        if isinstance(node, _COMPS):
+            replaced = self._comprehension(node)
+            if replaced is not None:
+                return replaced
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.expr):
+                setattr(node, field, self.expression(value))
+            elif isinstance(value, list):
+                setattr(node, field, [self.expression(x) if isinstance(x, ast.expr) else self._generator(x)
+                                      if isinstance(x, ast.comprehension) else x for x in value])
+        return node
+
+    def _again(self, node: ast.expr) -> ast.expr:
+        """``expression`` on a tree changed since its facts were noted: with facts noted afresh."""
+        if not any(isinstance(n, _COMPS) for n in ast.walk(node)):
+            return node
+        return _Hoister(self.define, self.fresh, _Shape()).expression(node)
+
+    def _generator(self, gen: ast.comprehension) -> ast.comprehension:
+        gen.iter = self.expression(gen.iter)
+        gen.ifs = [self.expression(x) for x in gen.ifs]
+        return gen
+
+    def _comprehension(self, comp: ast.ListComp | ast.GeneratorExp) -> ast.expr | None:
+        shape = self.shape
+        bound = shape.bound(comp)
+        found: list[ast.expr] = []
+        found_keys: list[int] = []
+
+        def visit(node: ast.expr) -> ast.expr:
+            """``node`` with its maximal invariant parts replaced by placeholders (noted in ``found``)."""
+            run = _scanned_run(node)
+            if run is not None and not (shape.free(run) & bound):
+                # ``x in v[a:b]`` in a loop: the run's values are put in a set once, and each test
+                # looks the value up there (the same answer: the slots hold ints)
+                node.comparators = [visit(ast.Call(ast.Name("set", ast.Load()), [run], []))]
+                node.left = visit(node.left)
+                return node
+            if _is_long_first(node) and shape.free(node.args[3]) & bound:
+                # ``first(g in D if S[g] == x)`` for each x of a loop: the first place of every value
+                # of the run is noted once, and each x looked up there (-1 when absent, as _first)
+                table = visit(ast.Call(ast.Name("_firsts", ast.Load()), node.args[:3], []))
+                return ast.Call(ast.Attribute(table, "get", ast.Load()), [visit(node.args[3]), ast.Constant(-1)], [])
+            if not _is_trivial(node) and shape.loaded(node) and not (shape.free(node) & bound) and _cost(node) > 0:
+                key = shape.key(node)
+                if key in found_keys:
+                    return ast.Name(f"@{found_keys.index(key)}", ast.Load())
+                found.append(node)
+                found_keys.append(key)
+                return ast.Name(f"@{len(found) - 1}", ast.Load())
+            for field, value in ast.iter_fields(node):
+                if isinstance(value, ast.expr):
+                    setattr(node, field, visit(value))
+                elif isinstance(value, list):
+                    setattr(node, field, [visit(x) if isinstance(x, ast.expr) else visit_gen(x)
+                                          if isinstance(x, ast.comprehension) else x for x in value])
+            return node
+
+        def visit_gen(gen: ast.comprehension, first: bool = False) -> ast.comprehension:
+            if not first:  # the first domain is evaluated once anyway, outside the loop
+                gen.iter = visit(gen.iter)
+            gen.ifs = [visit(x) for x in gen.ifs]
+            return gen
+
+        original = ast.unparse(comp)
+        if not any(not _is_trivial(n) and not (shape.free(n) & bound) for n in _inner(comp)):
+            return None  # nothing in the loop is invariant (the common case: no copy made)
+        work = ast.parse(original, mode="eval").body
+        assert isinstance(work, _COMPS)
+        work.elt = visit(work.elt)
+        work.generators = [visit_gen(g, i == 0) for i, g in enumerate(work.generators)]
+        if not found or sum(_cost(x) for x in found) * (_length(work.generators[0].iter) - 1) < WORTH:
+            return None
+        # the moved parts, smallest first, each reading the temporaries of those inside it
+        names = [self.fresh("_t") for _ in found]
+        order = sorted(range(len(found)), key=lambda i: _size(found[i]))
+        assigns = []
+        done: dict[int, str] = {}
+        for i in order:
+            part = _replace_keys(found[i], done, shape)
+            part = self._again(part)  # a quantifier inside a moved part may have invariants of its own
+            assigns.append(f"        {names[i]} = {ast.unparse(part)}")
+            done[found_keys[i]] = names[i]
+        body = self._again(_fill(work, names))
+        free = shape.free(comp)
+        params = [*(p for p in ("v", "L") if p in free), *sorted(free - {"v", "L"})]
+        helper = self.fresh("_d")
+        self.define(f"def {helper}({', '.join(params)}):\n    try:\n" + "\n".join(assigns) +
+                    f"\n    except Exception:\n        return {original}\n    return {ast.unparse(body)}\n")
+        return ast.Call(ast.Name(helper, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
+
+
+SET_FROM = 16  # the shortest run of slots worth a set when a loop tests membership in it
+TABLE_FROM = 32  # the shortest run worth a table of first places (_firsts) when a loop looks values up
+
+
+def _scanned_run(node: ast.expr) -> ast.expr | None:
+    """The run ``v[a:b]`` (b - a >= SET_FROM) of a membership test ``x in v[a:b]``, else None."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        run = node.comparators[0]
+        if isinstance(run, ast.Subscript) and isinstance(run.value, ast.Name) and run.value.id == "v" and \
+                isinstance(run.slice, ast.Slice) and isinstance(run.slice.lower, ast.Constant) and \
+                isinstance(run.slice.upper, ast.Constant) and run.slice.step is None and \
+                run.slice.upper.value - run.slice.lower.value >= SET_FROM:
+            return run
+    return None
+
+
+def _is_long_first(node: ast.expr) -> bool:
+    """Is ``node`` a call ``_first(v, offset, n, x)`` over a long run (n >= TABLE_FROM)?"""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_first" and \
+        len(node.args) == 4 and isinstance(node.args[0], ast.Name) and node.args[0].id == "v" and \
+        isinstance(node.args[1], ast.Constant) and isinstance(node.args[2], ast.Constant) and \
+        node.args[2].value >= TABLE_FROM
+
+
+def _length(node: ast.expr) -> int:
+    """The number of elements of a quantifier's domain, as far as the code shows it."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and \
+            len(node.args) == 1 and isinstance(node.args[0], ast.Constant):
+        return int(node.args[0].value)
+    if isinstance(node, ast.Tuple):
+        return len(node.elts)
+    return UNKNOWN_LENGTH
+
+
+def _fill(node: ast.expr, names: list[str]) -> ast.expr:
+    """Placeholders ``@i`` become the temporaries' names."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id.startswith("@"):
+            n.id = names[int(n.id[1:])]
+    return node
+
+
+def _size(node: ast.AST) -> int:
+    return sum(1 for _ in ast.walk(node))
+
+
+def _inner(comp: ast.ListComp | ast.GeneratorExp) -> list[ast.AST]:
+    """The nodes evaluated once per element: the body, the filters, the later domains (each as a whole)."""
+    out: list[ast.AST] = [comp.elt]
+    for i, gen in enumerate(comp.generators):
+        if i:
+            out.append(gen.iter)
+        out += gen.ifs
+    return [n for top in out for n in ast.walk(top) if isinstance(n, ast.expr)]
+
+
+def _replace_keys(node: ast.expr, done: dict[int, str], shape: _Shape, root: bool = False) -> ast.expr:
+    """``node`` (a copy) with every subexpression already computed into a temporary replaced by it
+    (``node`` itself too when ``root``)."""
+    copy = ast.parse(ast.unparse(node), mode="eval").body
+
+    def visit(n: ast.expr) -> ast.expr:
+        name = done.get(shape.key(n))
+        if name is not None:
+            return ast.Name(name, ast.Load())
+        return children(n)
+
+    def children(n: Any) -> Any:
+        for field, value in ast.iter_fields(n):
+            if isinstance(value, ast.expr):
+                setattr(n, field, visit(value))
+            elif isinstance(value, list):
+                setattr(n, field, [visit(x) if isinstance(x, ast.expr) else children(x)
+                                   if isinstance(x, ast.comprehension) else x for x in value])
+        return n
+
+    return visit(copy) if root else children(copy)  # type: ignore[no-any-return]
+
+
+def read_once(code: str, name: str) -> bool:
+    """Does ``code`` read ``name`` exactly once, and always (not in a branch, a later operand of
+    ``and``/``or``/a chained comparison, or a loop)?"""
+    tree = ast.parse(code, mode="eval").body
+    if sum(1 for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name) != 1:
+        return False
+
+    def always(node: ast.AST) -> bool:
+        """Is the read of ``name`` in ``node`` evaluated whenever ``node`` is?"""
+        if isinstance(node, ast.Name):
+            return node.id == name
+        if isinstance(node, ast.IfExp):
+            return always(node.test)
+        if isinstance(node, ast.BoolOp):
+            return always(node.values[0])
+        if isinstance(node, ast.Compare):
+            return always(node.left) or always(node.comparators[0])
+        if isinstance(node, (*_COMPS, ast.SetComp, ast.DictComp, ast.Lambda)):
+            return always(node.generators[0].iter) if not isinstance(node, ast.Lambda) else False
+        return any(always(child) for child in ast.iter_child_nodes(node))
+
+    return always(tree)
+
+
+def _unconditional(tree: ast.AST) -> list[ast.AST]:
+    """The nodes of ``tree`` evaluated whenever ``tree`` is (see ``read_once``)."""
+    out: list[ast.AST] = []
+
+    def walk(node: ast.AST) -> None:
+        out.append(node)
+        if isinstance(node, ast.IfExp):
+            walk(node.test)
+        elif isinstance(node, ast.BoolOp):
+            walk(node.values[0])
+        elif isinstance(node, ast.Compare):
+            walk(node.left)
+            walk(node.comparators[0])
+        elif isinstance(node, (*_COMPS, ast.SetComp, ast.DictComp)):
+            walk(node.generators[0].iter)
+        elif not isinstance(node, ast.Lambda):
+            for child in ast.iter_child_nodes(node):
+                walk(child)
+
+    walk(tree)
+    return out
+
+
+_CALLS = re.compile(r"\b(?!_bad\b)(_?[a-z]\w*)\(")  # the names of the calls in a generated expression
+CSE_WORTH = 10  # the least cost (see _cost) of a repeated part worth a temporary
+
+
+def _common(tree: ast.expr, define: Callable[[str], None], fresh: Callable[[str], str], shape: _Shape) -> ast.expr:
+    """Common subexpressions: a costly part written more than once, and always computed (so computing
+    it first wastes nothing), is computed once into a temporary by a helper, as in ``_comprehension``."""
+    bound = shape.bound(tree)
+    seen: dict[int, list[ast.expr]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.expr) and not _is_trivial(n):
+            seen.setdefault(shape.key(n), []).append(n)
+    always = {shape.key(n) for n in _unconditional(tree)}
+    parts = [nodes[0] for key, nodes in seen.items() if len(nodes) > 1 and key in always and
+             not (shape.loaded(nodes[0]) & bound) and _cost(nodes[0]) >= CSE_WORTH]
+    if not parts:
+        return tree
+    original = ast.unparse(tree)
+    parts.sort(key=_size)
+    done: dict[int, str] = {}
+    assigns = []
+    for part in parts:
+        name = fresh("_t")
+        assigns.append(f"        {name} = {ast.unparse(_replace_keys(part, done, shape))}")
+        done[shape.key(part)] = name
+    body = _replace_keys(tree, done, shape, root=True)
+    free = shape.free(tree)
+    params = [*(p for p in ("v", "L") if p in free), *sorted(free - {"v", "L"})]
+    helper = fresh("_d")
+    define(f"def {helper}({', '.join(params)}):\n    try:\n" + "\n".join(assigns) +
+           f"\n    except Exception:\n        return {original}\n    return {ast.unparse(body)}\n")
+    return ast.Call(ast.Name(helper, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
+
+
+# Rewrites already made in this process, by expression: (the rewritten code, the helpers' sources).
+# The same code text means the same names in any compiler's namespace (constants, definitions), and
+# the helpers' own names (``_d`` with a number from HELPER_IDS, far above any compiler's own numbers)
+# are the same everywhere, so a second compiler of the same spec (another configuration, a test, the
+# proofs) defines the same helpers without analysing anything again.
+_DONE: dict[str, tuple[str, tuple[str, ...]]] = {}
+HELPER_IDS = itertools.count(10_000_000)
+
+
+def hoist(code: str, define: Callable[[str], None]) -> str:
+    """``code`` (a generated expression) with the loop-invariant parts of its quantifiers computed
+    once per evaluation and its costly repeated parts computed once, or ``code`` itself when there
+    is nothing worth moving. ``define(source)`` defines a helper in the namespace the code runs in."""
+    done = _DONE.get(code)
+    if done is None:
+        sources: list[str] = []
+        done = _DONE[code] = (_rewrite(code, sources.append), tuple(sources))
+    for source in done[1]:
+        define(source)
+    return done[0]
+
+
+def _rewrite(code: str, define: Callable[[str], None]) -> str:
+    calls = _CALLS.findall(code)
+    repeated = len(calls) != len(set(calls))  # a costly part written twice starts with the same call
+    if " for " not in code and not repeated:
+        return code
+
+    def fresh(prefix: str) -> str:
+        return f"{prefix}{next(HELPER_IDS)}"
+
+    new = ast.parse(code, mode="eval").body
+    if " for " in code:
+        new = _Hoister(define, fresh, _Shape()).expression(new)
+    if repeated:
+        new = _common(new, define, fresh, _Shape())
+    return ast.unparse(new)
