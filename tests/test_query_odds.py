@@ -115,20 +115,27 @@ def test_four_dice_and_a_reroll_within_the_default_budget() -> None:
 
 
 def _keyed_states(text: str, outcome: str) -> tuple[Any, dict[Any, list[Any]]]:
-    """Every state the odds search keys, grouped by its identity in the search (rest of the key, values)."""
+    """Every state the odds search values, grouped by its identity in the search (rest of its key,
+    values). Passes of exchangeable rolls are played, not predicted (predicted positions have no
+    State; see ``test_predicted_rolls_change_nothing_but_the_work``)."""
     from ghostrules.query.search import Odds
     groups: dict[Any, list[Any]] = {}
-    original = Odds.key
+    original = Odds._value
+    rolls = Odds._rolls
 
-    def spy(self: Odds, s: Any, cursor: Any = ()) -> Any:
+    def spy(self: Odds, s: Any, cursor: Any) -> Any:
+        rest, _ = self.key(s, cursor)
+        groups.setdefault((rest, tuple(s.values)), []).append(s)
         out = original(self, s, cursor)
-        groups.setdefault((out[0], tuple(s.values)), []).append(s)
+        assert self.table.get(rest, s.values)[1] == out  # the inlined key is key()
         return out
-    Odds.key = spy  # type: ignore[method-assign]
+    Odds._value = spy  # type: ignore[method-assign]
+    Odds._rolls = lambda self, s, rest: None  # type: ignore[method-assign]
     try:
         answer = query.odds(query.load(text), outcome=outcome)
     finally:
-        Odds.key = original  # type: ignore[method-assign]
+        Odds._value = original  # type: ignore[method-assign]
+        Odds._rolls = rolls  # type: ignore[method-assign]
     return answer, groups
 
 
@@ -268,7 +275,7 @@ def test_child_is_clone_then_apply() -> None:
         assert child == state and child.history() == state.history()
 
 
-# ---- exchangeable rolls (engine/liveness.py ``exchangeable_cells``, search.py ``Odds._roll``) ------
+# ---- exchangeable rolls (engine/liveness.py ``exchangeable_cells``, search.py ``Odds._passes``) ----
 def _program() -> Any:
     import ghostrules
     return ghostrules.load_game("ghost-stories", players=4, level="initiation", edition="el").program
@@ -317,7 +324,7 @@ def _with(ins: Any, **fields: Any) -> Any:
 
 def _fn(like: Any, code: str) -> Any:
     from ghostrules.engine.compile_expr import _READ
-    fn = eval(f"lambda v, L: {code}", like.__globals__)  # noqa: S307 - test code
+    fn = eval(f"lambda v, L: {code}", like.__globals__)
     fn.code = code
     fn.reads = frozenset(_READ.findall(code))
     return fn
@@ -404,7 +411,7 @@ class _NoPrediction(Odds):
 ])
 def test_predicted_rolls_change_nothing_but_the_work(text: str, outcome: str, horizon: str | None,
                                                      fewer: bool) -> None:
-    """The search with predicted passes (``Odds._roll``) gives the probability, the distribution, the
+    """The search with predicted passes (``Odds._passes``) gives the probability, the distribution, the
     positions and the decisions of the search that makes every child, and makes fewer children."""
     from ghostrules.engine.state import State
     made = {"n": 0}

@@ -329,16 +329,19 @@ def odds(position: State | Scenario | str, action: str | None = None, outcome: s
         if outcome in goals:
             want = goals[outcome]
 
+            zero_one = (Fraction(0), Fraction(1))
+
             def leaf(s: State) -> tuple[Fraction, Any]:
                 o = s.outcome()
                 hit = o is not None and o.result == want
-                return Fraction(int(hit)), hit
+                return zero_one[hit], hit
         else:
-            v.compile(outcome)  # report a bad expression before searching
+            test = v.compile(outcome)[0]  # (a bad expression is reported before searching)
+            zero_one = (Fraction(0), Fraction(1))
 
             def leaf(s: State) -> tuple[Fraction, Any]:
-                hit = bool(v.raw(outcome, s.values)[0])
-                return Fraction(int(hit)), hit
+                hit = bool(test(s.values, {}))  # v.raw(outcome, s.values), compiled once
+                return zero_one[hit], hit
         goal_text = outcome
     else:
         objective = maximise or schema.objective
