@@ -28,6 +28,7 @@ and names of constants only (no spec text), like the expressions' source.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from .program import (CallI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MoveI, Procedure, Program, RequireI,
@@ -111,6 +112,7 @@ class _Writer:
             if hasattr(ins, "options"):
                 todo += [opt.target for opt in ins.options]
         self.resumes = set(todo) - {0}  # where the machine resumes after a pause or a call
+        self.fixed = _fixed_params(proc) if self.exprs.optimise else {}
         names: dict[int, str] = {}
         sources = []
         while todo:
@@ -127,7 +129,11 @@ class _Writer:
         self.start = start
         body: list[str] = []
         self.seq(start, len(self.code_), {len(self.code_)}, None, body, "    ")
-        lines = [f"def {name}(_S, v, F, tracing):", "    _i = -1", "    L = F[2]", "    try:"]
+        lines = [f"def {name}(_S, v, F, tracing):", "    _i = -1", "    L = F[2]"]
+        body = self.held(body, lines)
+        if any("_U.append" in line for line in body):
+            lines.append("    _U = _S._undo")
+        lines.append("    try:")
         lines += ["    " + line for line in body]
         lines += [f"        return {len(self.code_)}",  # not reached: every path ends in a return
                   "    except BaseException as _e:",
@@ -135,6 +141,21 @@ class _Writer:
                   "            _e.block_pc = _i",
                   "        raise"]
         return "\n".join(lines) + "\n"
+
+    def held(self, body: list[str], lines: list[str]) -> list[str]:
+        """``body`` with its reads of the procedure's fixed parameters (``self.fixed``) made from
+        Python variables, each read from the frame's locals once, at the block's start (a line
+        added to ``lines``). A fixed parameter is in the frame from the call on and never written
+        in the procedure, and only the block's own lines change the frame's locals while it runs
+        (a callee has its own), so each read would give that value."""
+        text = "\n".join(body)
+        for param, var in self.fixed.items():
+            read = f"L[{param!r}]"
+            held = re.sub(r"(?<![\w.])" + re.escape(read), var, text)
+            if held != text:
+                lines.append(f"    {var} = {read}")
+                text = held
+        return text.split("\n")
 
     def _equiv(self, pc: int, end: int, follow: set[int]) -> set[int]:
         """The pcs where being is the same as being at ``pc`` (itself, and the target of a jump
@@ -254,6 +275,8 @@ class _Writer:
                 lines.append(f"{ind}_y = {value}")
                 lines.append(f"{ind}if not {ins.lo!r} <= _y <= {ins.hi!r}: _S._out_of_range(_x, _y, {ins.lo!r}, {ins.hi!r})")
             lines.append(f"{ind}if tracing and v[_x] != _y: _S._trace_set({me}, _x, _y)")
+            lines.append(f"{ind}_U.append(_x)")  # the slot and its old value, for a rollback (State._undo)
+            lines.append(f"{ind}_U.append(v[_x])")
             lines.append(f"{ind}v[_x] = _y")
         elif t is LetI:
             lines.append(f"{ind}L[{ins.name!r}] = {self.code(ins.value)}")
@@ -322,6 +345,23 @@ class _Writer:
                   f"{ind}    if _r >= 0: _c[1] = _r",
                   f"{ind}    return -1",
                   f"{ind}_S.stack.pop()"]
+
+
+def _fixed_params(proc: Procedure) -> dict[str, str]:
+    """The parameters of ``proc`` that no instruction of it writes, each with the name of the
+    Python variable that holds it in the blocks (``_p0``, ``_p1``, ...). Every call binds all the
+    parameters (the compiler checks the arguments against them)."""
+    written: set[str] = set()
+    for ins in proc.code:
+        for field in ("name", "var", "counter"):  # let, for, draw, roll
+            name = getattr(ins, field, None)
+            if isinstance(name, str):
+                written.add(name)
+        for opt in getattr(ins, "options", None) or ():  # a decision's options
+            if opt.var is not None:
+                written.add(opt.var)
+    fixed = [p for p, _ in proc.params if p not in written and p.isidentifier()]
+    return {p: f"_p{k}" for k, p in enumerate(fixed)}
 
 
 def compile_blocks(program: Program) -> list[list[Block | None]]:

@@ -21,7 +21,7 @@ from ..spec import expr as E
 from ..spec.model import GameSpec, Where
 from ..spec.names import NameProblem, Names
 from ..spec.source import SpecError
-from .hoist import hoist, read_once
+from .hoist import hoist, inline_checks, read_once
 from .layout import Layout
 from .patterns import SlotPatterns, _conjuncts, _mentions
 from .runtime import _RUNTIME, _no_text
@@ -178,7 +178,7 @@ class ExprCompiler(SlotPatterns):
         """``code`` with its quantifiers' loop-invariant parts computed once (engine/hoist.py)."""
         if not self.optimise:
             return code
-        return hoist(code, lambda source: self.define(source, "<hoisted>"))
+        return inline_checks(hoist(code, lambda source: self.define(inline_checks(source), "<hoisted>")))
 
     def constant(self, value: Any) -> str:
         """The name under which generated code sees ``value`` (an instruction, a table, a function)."""

@@ -34,6 +34,7 @@ class Game:
         setup = self.program.by_name[self.spec.setup]
         state = State(self, self.layout.initial_values(), [[setup.index, 0, {}]], tracing)
         state._run()
+        state._undo.clear()  # nothing to roll back to before the first action
         return state
 
     def state_at(self, procedure: str, args: dict[str, Any] | None = None, base: State | None = None,
@@ -63,6 +64,7 @@ class Game:
             stack.insert(0, [self.program.by_name["#halt"].index, 0, {}])
         state = State(self, values, stack, tracing)
         state._run()
+        state._undo.clear()  # nothing to roll back to before the first action
         return state
 
     def state_from_json(self, text: str, tracing: bool = False) -> State:

@@ -165,17 +165,19 @@ class _Hoister:
         bound = shape.bound(comp)
         found: list[ast.expr] = []
         found_keys: list[int] = []
+        # a set or table of the run pays for itself over a long enough loop only (the outer domain's length)
+        tables = (_length(comp.generators[0].iter, 0) or LOOKUPS_FROM) >= LOOKUPS_FROM  # unknown: as before
 
         def visit(node: ast.expr) -> ast.expr:
             """``node`` with its maximal invariant parts replaced by placeholders (noted in ``found``)."""
             run = _scanned_run(node)
-            if run is not None and not (shape.free(run) & bound):
+            if tables and run is not None and not (shape.free(run) & bound):
                 # ``x in v[a:b]`` in a loop: the run's values are put in a set once, and each test
                 # looks the value up there (the same answer: the slots hold ints)
                 node.comparators = [visit(ast.Call(ast.Name("set", ast.Load()), [run], []))]
                 node.left = visit(node.left)
                 return node
-            if _is_long_first(node) and shape.free(node.args[3]) & bound:
+            if tables and _is_long_first(node) and shape.free(node.args[3]) & bound:
                 # ``first(g in D if S[g] == x)`` for each x of a loop: the first place of every value
                 # of the run is noted once, and each x looked up there (-1 when absent, as _first)
                 table = visit(ast.Call(ast.Name("_firsts", ast.Load()), node.args[:3], []))
@@ -231,6 +233,8 @@ class _Hoister:
 
 SET_FROM = 16  # the shortest run of slots worth a set when a loop tests membership in it
 TABLE_FROM = 32  # the shortest run worth a table of first places (_firsts) when a loop looks values up
+LOOKUPS_FROM = 6  # the shortest loop worth such a set or table (building one costs a few lookups; an
+# any() or all() over a short domain often stops at its first element)
 
 
 def _scanned_run(node: ast.expr) -> ast.expr | None:
@@ -253,14 +257,14 @@ def _is_long_first(node: ast.expr) -> bool:
         node.args[2].value >= TABLE_FROM
 
 
-def _length(node: ast.expr) -> int:
-    """The number of elements of a quantifier's domain, as far as the code shows it."""
+def _length(node: ast.expr, unknown: int = UNKNOWN_LENGTH) -> int:
+    """The number of elements of a quantifier's domain, as far as the code shows it (else ``unknown``)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and \
             len(node.args) == 1 and isinstance(node.args[0], ast.Constant):
         return int(node.args[0].value)
     if isinstance(node, ast.Tuple):
         return len(node.elts)
-    return UNKNOWN_LENGTH
+    return unknown
 
 
 def _fill(node: ast.expr, names: list[str]) -> ast.expr:
@@ -426,3 +430,21 @@ def _rewrite(code: str, define: Callable[[str], None]) -> str:
     if repeated:
         new = _common(new, define, fresh, _Shape())
     return ast.unparse(new)
+
+
+# a value that is cheap to read twice: a temporary, a loop variable, a parameter, a local, a slot
+# at a constant offset from one of those
+_SIMPLE_ARG = r"(?:_[tqp]\d+|a\d+|L\['\w+'\]|v\[\d+(?: \+ (?:_[tqp]\d+|a\d+))?\])"
+_CK = re.compile(r"(?<![\w.])_ck\((" + _SIMPLE_ARG + r"), (\d+), (_k\d+)\)")
+_WITHIN = re.compile(r"(?<![\w.])_within\((" + _SIMPLE_ARG + r"), (\d+)\)")
+
+
+def inline_checks(code: str) -> str:
+    """``code`` with the range checks ``_ck(x, n, what)`` and ``_within(x, n)`` of a simple x
+    written in place, as the conditional expressions they compute (engine/runtime.py): the same
+    value or the same error, without a call. x is pure and cheap, so reading it twice changes nothing."""
+    if "_ck(" in code:
+        code = _CK.sub(lambda m: f"({m[1]} if 0 <= {m[1]} < {m[2]} else _bad({m[3]}))", code)
+    if "_within(" in code:
+        code = _WITHIN.sub(lambda m: f"({m[1]} if 0 <= {m[1]} < {m[2]} else -1)", code)
+    return code

@@ -33,6 +33,8 @@ class Machine:
     _log: list[LogEntry]
     _outcome: Outcome | None
     _journal: list[tuple[list[Any], int, dict]] | None
+    _undo: list[int]
+    _drawn: tuple[list[Any], int, list[int], dict, list[int]] | None
 
     def _note(self, rule: str, kind: str, text: str) -> None:
         self._log.append(LogEntry(len(self._history), rule, kind, text))
@@ -103,6 +105,8 @@ class Machine:
                             if tracing:
                                 self._note(ins.rule, ins.kind, f"{ins.kind}: {layout.label(ins.type, only)} (only one left)")
                             continue
+                        if t is RandomI:  # kept for the draw (State._random_members), with what they depend on
+                            self._drawn = (frame, pc, v[:], L.copy(), members)
                         frame[1] = pc
                         return
                     elif t is CallI:  # the callee's frame becomes the current one, without leaving this loop
@@ -129,6 +133,7 @@ class Machine:
                             raise SpecRuntimeError(f"{layout.name_of(idx)} cannot be {val} (range {ins.lo}..{ins.hi})")
                         if tracing and v[idx] != val:
                             self._note(ins.rule, "set", f"{layout.name_of(idx)} = {self._show(idx, val)}")
+                        self._undo += (idx, v[idx])
                         v[idx] = val
                         pc += 1
                     elif t is ForNextI:
@@ -238,6 +243,7 @@ class Machine:
         elif amount > space:
             raise SpecRuntimeError(f"{self.game.layout.name_of(dst)} cannot take {amount} more")
         if amount:
+            self._undo += (src, v[src], dst, v[dst])
             v[src] -= amount
             v[dst] += amount
             if self.tracing:

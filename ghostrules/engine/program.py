@@ -88,8 +88,9 @@ class EndI(Instr):
 class MenuOptionI:
     # label_locals: when the label reads no slot, the locals it reads besides the option's own value,
     # and actions: the Actions made so far, by (value, those locals); otherwise None
+    # by_label: when the label reads slots, the Actions made so far, by (value, label); otherwise None
     __slots__ = ("label", "var", "values", "item_fns", "cond", "target", "rule", "type", "members", "label_locals",
-                 "actions")
+                 "actions", "by_label")
 
 
 class MenuI(Instr):
@@ -192,6 +193,7 @@ class Program:
                     for opt in ins.options:
                         opt.label_locals = _label_locals(opt)
                         opt.actions = {} if opt.label_locals is not None else None
+                        opt.by_label = {} if opt.actions is None else None
         from .blocks import compile_blocks
         # per procedure, per instruction: the compiled run of instructions starting there, or None
         self.blocks = compile_blocks(self)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["STEP_LIMIT", "State"]
 
 _CHANCE = (RandomI, RollI)
+_SHOWN_MAX = 4096  # the Actions kept per option whose label reads slots (MenuOptionI.by_label)
 
 
 def _bound(L: dict, var: str | None, value: int) -> dict:
@@ -35,7 +36,8 @@ def _bound(L: dict, var: str | None, value: int) -> dict:
 class State(Machine):
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
-    __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_steps", "_offered", "_journal")
+    __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_steps", "_offered", "_journal",
+                 "_undo", "_drawn")
 
     def __init__(self, game: "Game", values: list[int], stack: list[list[Any]], tracing: bool = False) -> None:
         self.game = game
@@ -53,6 +55,12 @@ class State(Machine):
         # while apply_action runs: the frames of the stack it started from, each saved as
         # (frame, pc, locals) before the machine first changes it (see apply_action)
         self._journal: list[tuple[list[Any], int, dict]] | None = None
+        # while apply_action runs: every slot the machine writes and the value it held before, as
+        # pairs (slot, old value) in the order written; undone backwards on an error
+        self._undo: list[int] = []
+        # the outcomes of the draw pending here, as the machine found them when it stopped there:
+        # (frame, pc, values, locals, outcomes); used while the frame, values and locals are the same
+        self._drawn: tuple[list[Any], int, list[int], dict, list[int]] | None = None
 
     # ---- reading the position ----------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -155,6 +163,13 @@ class State(Machine):
     def _sample(self, u: int, scale: int) -> Action:
         """The chance outcome at the point u / scale of the cumulative distribution (0 <= u < scale),
         built alone (no labels for the outcomes not taken) and offered for apply_action."""
+        node = self._node()
+        if type(node) is RandomI:  # equal weights, and the outcome's Action made before: found at once
+            members = self._random_members(node)
+            action = node.outcomes.get(members[u * len(members) // scale]) if members else None
+            if action is not None:
+                self._offered = (len(self._history), [action])
+                return action
         table = self._chance_table()
         if table is None:
             raise IllegalActionError("not a chance node", self.node_rule(), "")
@@ -283,21 +298,27 @@ class State(Machine):
         stack = self.stack
         top = stack[-1]
         journal = [(top, top[1], top[2].copy())]
-        saved = (self.values[:], stack[:], len(self._history), len(self._log), self._outcome)
+        saved = (stack[:], len(self._history), len(self._log), self._outcome)
         self._journal = journal
+        undo = self._undo
+        undo.clear()
         try:
             self._advance(node, chosen)
         except BaseException:
-            self.values, self.stack = saved[0], saved[1]
+            v = self.values
+            for k in range(len(undo) - 2, -1, -2):  # the writes undone, the last first
+                v[undo[k]] = undo[k + 1]
+            self.stack = saved[0]
             for frame, pc, L in journal:
                 frame[1] = pc
                 frame[2] = L
-            del self._history[saved[2]:]
-            del self._log[saved[3]:]
-            self._outcome = saved[4]
+            del self._history[saved[1]:]
+            del self._log[saved[2]:]
+            self._outcome = saved[3]
             raise
         finally:
             self._journal = None
+            undo.clear()
 
     def child(self, action: Action | str) -> "State":
         """A new state: this one with ``action`` applied; this one is left as it was (OpenSpiel's
@@ -318,7 +339,10 @@ class State(Machine):
         other._steps = 0
         other._offered = None
         other._journal = None
+        other._undo = []  # written by the machine, never read: a failed child is dropped
+        other._drawn = None
         other._advance(node, chosen)
+        other._undo.clear()
         return other
 
     def _advance(self, node: Any, chosen: Action) -> None:
@@ -430,6 +454,11 @@ class State(Machine):
                     action = None
                 else:
                     seen[label] = 1
+                    if action is None:  # a label that reads slots: the same value and label make the same Action
+                        shown = opt.by_label
+                        action = shown.get((value, label))
+                        if action is None and len(shown) < _SHOWN_MAX:
+                            action = shown[(value, label)] = Action("choose", (o_index, value), label, opt.rule)
                 out.append(action if action is not None else Action("choose", (o_index, value), label, opt.rule))
             if var is not None:  # the next option sees the frame's own value of the name
                 if var in base:
@@ -441,7 +470,12 @@ class State(Machine):
         return out
 
     def _random_members(self, node: RandomI) -> list[int]:
-        return node.members(self.values, self.stack[-1][2])
+        frame = self.stack[-1]
+        drawn = self._drawn
+        if drawn is not None and drawn[0] is frame and drawn[1] == frame[1] and drawn[2] == self.values and \
+                drawn[3] == frame[2]:
+            return drawn[4]  # what node.members gives here: the same function of the same values and locals
+        return node.members(self.values, frame[2])
 
     # ---- serialisation -----------------------------------------------------------------
     def to_json(self) -> str:
