@@ -172,19 +172,7 @@ class Odds:
         num, den = 0, 1  # the sum of weight * value over the outcomes
         dist: dict[Any, tuple[int, int]] = {}
         for action, w in zip(actions, weights):
-            (vn, vd), d = self._value(s.child(action), nxt)
-            if vd == den:  # (_add, inlined for the common case of one denominator)
-                num += w * vn
-            else:
-                num, den = _add(num, den, w * vn, vd)
-            for label, (qn, qd) in d.items():
-                p = dist.get(label)
-                if p is None:
-                    dist[label] = (w * qn, qd)
-                elif p[1] == qd:
-                    dist[label] = (p[0] + w * qn, qd)
-                else:
-                    dist[label] = _add(p[0], p[1], w * qn, qd)
+            num, den = _weigh(num, den, dist, w, self._value(s.child(action), nxt))
         return _reduce(num, den * total), {label: _reduce(pn, pd * total) for label, (pn, pd) in dist.items()}
 
     # ---- exchangeable rolls (engine/liveness.py, ``exchangeable_cells``) -------------------------
@@ -247,7 +235,7 @@ class Odds:
                 g = self._learn(loop, face, action, values, roll.cells[i], entry, cursor)
             if g is None:  # not predictable: this pass on the engine
                 here = self._at(entry, rest, values, actions[0], (roll, base, cells))
-                (vn, vd), d = self._value(here.child(action), cursor)
+                out = self._value(here.child(action), cursor)
             else:
                 after = cells if g == cells[i] else cells[:i] + (g,) + cells[i + 1:]
                 out = known.get((tag, base, after))
@@ -270,19 +258,7 @@ class Odds:
                         out = self._value(here.child(action), cursor)
                         self.played += 1
                     known[(tag, base, after)] = out
-                (vn, vd), d = out
-            if vd == den:  # (_add, inlined for the common case of one denominator)
-                num += w * vn
-            else:
-                num, den = _add(num, den, w * vn, vd)
-            for label, (qn, qd) in d.items():
-                p = dist.get(label)
-                if p is None:
-                    dist[label] = (w * qn, qd)
-                elif p[1] == qd:
-                    dist[label] = (p[0] + w * qn, qd)
-                else:
-                    dist[label] = _add(p[0], p[1], w * qn, qd)
+            num, den = _weigh(num, den, dist, w, out)
         return _reduce(num, den * total), {label: _reduce(pn, pd * total) for label, (pn, pd) in dist.items()}
 
     def _at(self, entry: State, rest: Any, values: list[int] | None, step: Action,
@@ -434,6 +410,25 @@ def _add(n1: int, d1: int, n2: int, d2: int) -> tuple[int, int]:
         return n1 + n2, d1
     g = gcd(d1, d2)
     return n1 * (d2 // g) + n2 * (d1 // g), d1 // g * d2
+
+
+def _weigh(num: int, den: int, dist: dict[Any, tuple[int, int]], w: int, out: Result) -> tuple[int, int]:
+    """Add ``w`` times an outcome's (value, distribution) ``out`` to the running sum ``num / den``
+    (returned) and to ``dist`` (in place); not reduced beyond a common denominator."""
+    (vn, vd), d = out
+    if vd == den:  # (_add, inlined for the common case of one denominator)
+        num += w * vn
+    else:
+        num, den = _add(num, den, w * vn, vd)
+    for label, (qn, qd) in d.items():
+        p = dist.get(label)
+        if p is None:
+            dist[label] = (w * qn, qd)
+        elif p[1] == qd:
+            dist[label] = (p[0] + w * qn, qd)
+        else:
+            dist[label] = _add(p[0], p[1], w * qn, qd)
+    return num, den
 
 
 def _reduce(n: int, d: int) -> tuple[int, int]:
