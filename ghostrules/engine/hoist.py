@@ -40,7 +40,8 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 _LOCAL = re.compile(r"(v|L|a\d+|_q\d+|_t\d+)\Z")  # the generated code's local names (all else is global)
 _COMPS = (ast.ListComp, ast.GeneratorExp)
@@ -119,6 +120,18 @@ def _cost(node: ast.AST) -> int:
     return total
 
 
+def _map_children(node: Any, on_expr: Callable[[Any], Any], on_generator: Callable[[Any], Any]) -> Any:
+    """``node`` with each child expression replaced by ``on_expr(child)`` and each comprehension
+    clause by ``on_generator(clause)`` (in place; returns ``node``)."""
+    for field, value in ast.iter_fields(node):
+        if isinstance(value, ast.expr):
+            setattr(node, field, on_expr(value))
+        elif isinstance(value, list):
+            setattr(node, field, [on_expr(x) if isinstance(x, ast.expr) else on_generator(x)
+                                  if isinstance(x, ast.comprehension) else x for x in value])
+    return node
+
+
 def _is_trivial(node: ast.AST) -> bool:
     return isinstance(node, (ast.Name, ast.Constant)) or (
         isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant))
@@ -141,13 +154,7 @@ class _Hoister:
             replaced = self._comprehension(node)
             if replaced is not None:
                 return replaced
-        for field, value in ast.iter_fields(node):
-            if isinstance(value, ast.expr):
-                setattr(node, field, self.expression(value))
-            elif isinstance(value, list):
-                setattr(node, field, [self.expression(x) if isinstance(x, ast.expr) else self._generator(x)
-                                      if isinstance(x, ast.comprehension) else x for x in value])
-        return node
+        return _map_children(node, self.expression, self._generator)
 
     def _again(self, node: ast.expr) -> ast.expr:
         """``expression`` on a tree changed since its facts were noted: with facts noted afresh."""
@@ -189,13 +196,7 @@ class _Hoister:
                 found.append(node)
                 found_keys.append(key)
                 return ast.Name(f"@{len(found) - 1}", ast.Load())
-            for field, value in ast.iter_fields(node):
-                if isinstance(value, ast.expr):
-                    setattr(node, field, visit(value))
-                elif isinstance(value, list):
-                    setattr(node, field, [visit(x) if isinstance(x, ast.expr) else visit_gen(x)
-                                          if isinstance(x, ast.comprehension) else x for x in value])
-            return node
+            return _map_children(node, visit, visit_gen)
 
         def visit_gen(gen: ast.comprehension, first: bool = False) -> ast.comprehension:
             if not first:  # the first domain is evaluated once anyway, outside the loop
@@ -301,13 +302,7 @@ def _replace_keys(node: ast.expr, done: dict[int, str], shape: _Shape, root: boo
         return children(n)
 
     def children(n: Any) -> Any:
-        for field, value in ast.iter_fields(n):
-            if isinstance(value, ast.expr):
-                setattr(n, field, visit(value))
-            elif isinstance(value, list):
-                setattr(n, field, [visit(x) if isinstance(x, ast.expr) else children(x)
-                                   if isinstance(x, ast.comprehension) else x for x in value])
-        return n
+        return _map_children(n, visit, children)
 
     return visit(copy) if root else children(copy)  # type: ignore[no-any-return]
 
