@@ -204,9 +204,9 @@ class _Hoister:
             gen.ifs = [visit(x) for x in gen.ifs]
             return gen
 
-        original = ast.unparse(comp)
         if not any(not _is_trivial(n) and not (shape.free(n) & bound) for n in _inner(comp)):
             return None  # nothing in the loop is invariant (the common case: no copy made)
+        original = ast.unparse(comp)
         work = ast.parse(original, mode="eval").body
         assert isinstance(work, _COMPS)
         work.elt = visit(work.elt)
