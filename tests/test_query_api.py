@@ -85,3 +85,25 @@ def test_next_reports_the_chance_node_it_stops_at() -> None:
     assert answer.data["now"]["kind"] == "chance" and answer.data["now"]["prompt"] == "roll the curse_die"
     assert {o["probability"] for o in answer.data["now"]["outcomes"]} == {"1/3", "1/6"}
     assert any(c["id"] == "GS-CURSE-3" and c["sources"] for c in answer.data["citations"])
+
+
+def test_a_scenario_loaded_again_compiles_no_expression_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Query expressions are compiled once per compiled game (query/values.py), not once per load:
+    the second load of the same scenario text calls the expression compiler no more."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import calls  # the odds scenario of the benchmark
+    text = calls.SCENARIO.format(power=calls.ODDS_CASES[-1][1], slots=calls.ODDS_CASES[-1][2])
+    first = query.load(text)
+    made: list[str] = []
+    exprs = type(first.state.game.program.exprs)
+    real = exprs.compile
+
+    def counting(self, e, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made.append(e.render())
+        return real(self, e, *args, **kwargs)
+
+    monkeypatch.setattr(exprs, "compile", counting)
+    again = query.load(text)
+    assert made == []
+    assert again.state.values == first.state.values

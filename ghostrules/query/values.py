@@ -7,6 +7,7 @@ Thin helpers over a compiled game's layout and expression compiler: symbols by n
 from __future__ import annotations
 
 import difflib
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,12 @@ def suggest(word: str, choices: list[str] | tuple[str, ...], n: int = 3) -> str:
     return f" (did you mean {', '.join(close)}?)" if close else ""
 
 
+# the query expressions compiled so far, per compiled game (its program): a scenario loaded again,
+# or another question about the same game, compiles nothing again
+_COMPILED: weakref.WeakKeyDictionary[Any, dict[tuple[str, tuple[tuple[str, str], ...]], tuple[Fn, str]]] = \
+    weakref.WeakKeyDictionary()
+
+
 class Values:
     """Name-level access to one compiled game: symbols, slot references, expressions."""
 
@@ -37,7 +44,7 @@ class Values:
         self.game = game
         self.layout = game.layout
         self.domains = game.layout.domains
-        self._compiled: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[Fn, str]] = {}
+        self._compiled = _COMPILED.setdefault(game.program, {})
 
     # ---- symbols ---------------------------------------------------------------------
     def symbols(self, domain: str) -> tuple[str, ...]:
