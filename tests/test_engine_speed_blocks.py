@@ -9,6 +9,7 @@ import random
 import re
 
 import pytest
+from speed_helpers import positions_along
 
 import ghostrules
 from ghostrules import SpecRuntimeError
@@ -48,21 +49,6 @@ def test_blocks_play_as_the_interpreter(name: str, params: dict, monkeypatch: py
     assert compiled == interpreted
 
 
-def _positions(game: ghostrules.Game, seeds: range, every: int) -> list[tuple[ghostrules.State, object]]:
-    out = []
-    for seed in seeds:
-        rng = random.Random(seed)
-        state = game.new_initial_state(tracing=True)
-        k = 0
-        while not state.is_terminal():
-            action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
-            if k % every == 0:
-                out.append((state.clone(), action))
-            state.apply_action(action)
-            k += 1
-    return out
-
-
 @pytest.mark.parametrize("name,params", [CONFIGS[0], CONFIGS[2]])
 def test_fault_at_any_depth_leaves_the_state_unchanged(name: str, params: dict,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,7 +56,7 @@ def test_fault_at_any_depth_leaves_the_state_unchanged(name: str, params: dict,
     after k dispatches of the machine (the endless-loop guard, made small) strikes at every depth
     of the stack, after frames were popped and new ones pushed: the state must be as before."""
     game = ghostrules.load_game(name, **params)
-    positions = _positions(game, range(2), every=3)
+    positions = positions_along(game, range(2), every=3, tracing=True)
     faults = 0
     for state, action in positions:
         before = (state.to_json(), state.clone(), len(state.log()), [a.to_json() for a in state.history()])

@@ -10,14 +10,15 @@ import random
 from typing import Any
 
 import pytest
+from speed_helpers import compile_hoisted
 
 import ghostrules
 from ghostrules import Game, SpecRuntimeError, load_spec
 from ghostrules.engine import compile_expr
 from ghostrules.engine.compile_expr import ExprCompiler
 from ghostrules.engine.game import sample_chance
-from ghostrules.engine.hoist import hoist, read_once
-from ghostrules.engine.runtime import _RUNTIME, _first, _firsts, _match
+from ghostrules.engine.hoist import read_once
+from ghostrules.engine.runtime import _first, _firsts, _match
 from ghostrules.spec import expr as E
 from ghostrules.spec.model import Where
 
@@ -101,7 +102,6 @@ def test_every_definition_agrees_with_the_plain_compile(name: str, params: dict,
 def _compile(code: str) -> tuple[Any, Any, list[str]]:
     """(hoisted fn, plain fn, helper sources) of ``lambda v, L: code``; ``_d0`` raises on a negative
     argument, as a definition with a run-time check does."""
-    ns: dict[str, Any] = dict(_RUNTIME)
     calls = []
 
     def d0(v: list, a0: int) -> int:
@@ -110,15 +110,7 @@ def _compile(code: str) -> tuple[Any, Any, list[str]]:
             raise SpecRuntimeError("negative")
         return v[a0] + 1
 
-    ns["_d0"] = d0
-    helpers: list[str] = []
-
-    def define(source: str) -> None:
-        helpers.append(source)
-        exec(compile(source, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
-
-    fast = hoist(code, define)
-    return eval(f"lambda v, L: {fast}", ns), eval(f"lambda v, L: {code}", ns), helpers  # noqa: S307
+    return compile_hoisted(code, {"_d0": d0})
 
 
 def _outcome(fn: Any, v: list, L: dict) -> tuple:

@@ -17,12 +17,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from speed_helpers import compile_hoisted, positions_along
 
 import ghostrules
 from ghostrules import SpecRuntimeError
 from ghostrules.engine import blocks as blocks_module
 from ghostrules.engine.game import Game, sample_chance
-from ghostrules.engine.hoist import LOOKUPS_FROM, hoist, inline_checks
+from ghostrules.engine.hoist import LOOKUPS_FROM, inline_checks
 from ghostrules.engine.program import MenuI, RandomI
 from ghostrules.engine.runtime import _RUNTIME
 from ghostrules.engine.state import State
@@ -42,21 +43,6 @@ def _record(game: Game, seed: int, max_actions: int = 300) -> tuple:
         [str(e) for e in state.log()], state.to_json()
 
 
-def _positions(game: Game, seeds: range, every: int) -> list[tuple[State, object]]:
-    out = []
-    for seed in seeds:
-        rng = random.Random(seed)
-        state = game.new_initial_state()
-        k = 0
-        while not state.is_terminal():
-            action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
-            if k % every == 0:
-                out.append((state.clone(), action))
-            state.apply_action(action)
-            k += 1
-    return out
-
-
 @pytest.mark.parametrize("name,params", CONFIGS)
 def test_fixed_parameters_in_variables_play_the_same(name: str, params: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     fast = ghostrules.load_game(name, **params)
@@ -74,7 +60,7 @@ def test_a_failed_action_undoes_every_write_in_place(name: str, params: dict, mo
     """A fault after the whole action has run (every write of it journalled): the values come back,
     in the same list, and so do the frames, the history and the log."""
     game = ghostrules.load_game(name, **params)
-    positions = _positions(game, range(2), every=2)
+    positions = positions_along(game, range(2), every=2)
     advance = State._advance
 
     def failing(self: State, node: object, chosen: object) -> None:
@@ -110,7 +96,7 @@ def test_actions_of_options_with_slot_labels_are_reused_correctly() -> None:
     assert options, "no option label reads a slot"
     reused = 0
     first_seen: dict[tuple, object] = {}
-    for state, _ in _positions(game, range(3), every=1):
+    for state, _ in positions_along(game, range(3), every=1):
         if state.is_chance_node() or state.is_terminal():
             continue
         node = state._node()
@@ -169,22 +155,10 @@ def test_draw_outcomes_are_reused_only_while_valid() -> None:
     assert hits > 20
 
 
-def _compile(code: str) -> tuple:
-    ns = dict(_RUNTIME)
-    helpers: list[str] = []
-
-    def define(source: str) -> None:
-        helpers.append(source)
-        exec(compile(source, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
-
-    fast = hoist(code, define)
-    return eval(f"lambda v, L: {fast}", ns), eval(f"lambda v, L: {code}", ns), helpers  # noqa: S307
-
-
 @pytest.mark.parametrize("n", [3, LOOKUPS_FROM, 12])
 def test_short_loops_scan_long_loops_use_tables(n: int) -> None:
     code = f"[_q1 for _q1 in range({n}) if not _q1 in v[0:40] and _first(v, 40, 40, L['a'] + _q1) != -1 and v[L['b']] > 0]"
-    fast, plain, helpers = _compile(code)
+    fast, plain, helpers = compile_hoisted(code)
     tables = bool(helpers) and "set(v[0:40])" in helpers[0] and "_firsts(v, 40, 40)" in helpers[0]
     assert tables == (n >= LOOKUPS_FROM)
     rng = random.Random(n)
