@@ -1,4 +1,4 @@
-"""Helpers shared by the engine speed tests (tests/test_engine_speed_*.py)."""
+"""Helpers shared by the engine speed tests (tests/test_engine_speed_*.py) and tests/test_expr.py."""
 
 from __future__ import annotations
 
@@ -26,6 +26,17 @@ def positions_along(game: Game, seeds: range, every: int, tracing: bool = False)
             state.apply_action(action)
             k += 1
     return out
+
+
+def random_values_and_args(layout: Any, params: Any, rng: random.Random) -> tuple[list[int], dict[str, int]]:
+    """A random value for every slot within its range, and a random argument for every parameter of
+    a definition (``params``: (name, type) pairs; a domain's argument may be -1, none)."""
+    values = [rng.randint(lo, hi) for lo, hi in zip(layout.lows, layout.highs)]
+    args = {}
+    for p, t in params:
+        n = 2 if t == "bool" else 9 if t == "int" else len(layout.domains[t].symbols)
+        args[p] = rng.randint(-1 if t not in ("int", "bool") else 0, n - 1)
+    return values, args
 
 
 def compile_hoisted(code: str, extra: dict[str, Any] | None = None) -> tuple[Any, Any, list[str]]:

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from speed_helpers import compile_hoisted
+from speed_helpers import compile_hoisted, random_values_and_args
 
 import ghostrules
 from ghostrules import Game, SpecRuntimeError, load_spec
@@ -81,11 +81,7 @@ def test_every_definition_agrees_with_the_plain_compile(name: str, params: dict,
         f2 = plain_fns[dname]
         moved += f1.fast != f1.code
         for _ in range(40):
-            values = [rng.randint(lo, hi) for lo, hi in zip(layout.lows, layout.highs)]
-            args = {}
-            for p, t in d.params:
-                n = 2 if t == "bool" else 9 if t == "int" else len(layout.domains[t].symbols)
-                args[p] = rng.randint(-1 if t not in ("int", "bool") else 0, n - 1)
+            values, args = random_values_and_args(layout, d.params, rng)
             results = []
             for fn in (f1, f2):
                 try:

@@ -430,6 +430,8 @@ def test_optimised_code_agrees_with_plain_code() -> None:
     definition of Ghost Stories, on random values (in their declared ranges) and arguments."""
     import random as _random
 
+    from speed_helpers import random_values_and_args
+
     from ghostrules.engine.compile_expr import ExprCompiler
     from ghostrules.engine.errors import SpecRuntimeError
     from ghostrules.spec.model import Where
@@ -446,11 +448,7 @@ def test_optimised_code_agrees_with_plain_code() -> None:
         f1, _ = fast.compile(call, scope, Where("<test>", 1), name)
         f2, _ = plain.compile(call, scope, Where("<test>", 1), name)
         for _ in range(60):
-            values = [rng.randint(lo, hi) for lo, hi in zip(layout.lows, layout.highs)]
-            args = {}
-            for p, t in d.params:
-                n = 2 if t == "bool" else 9 if t == "int" else len(layout.domains[t].symbols)
-                args[p] = rng.randint(-1 if t not in ("int", "bool") else 0, n - 1)
+            values, args = random_values_and_args(layout, d.params, rng)
             results = []
             for fn in (f1, f2):
                 try:
