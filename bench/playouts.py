@@ -20,6 +20,9 @@ Measures, in one seeded, deterministic run (timings vary, results do not):
 
 Each figure is printed next to the project's target. Times are CPU time of this process
 (``time.process_time``), so other jobs on the machine disturb them less than wall time; one core.
+The five runs (4p tracing off, on, the reference, 2p Hell off, on) are played in ten interleaved
+slices, each game compiled and warmed first, so that a drift of the machine's speed during the
+run (a virtual machine's neighbours) weighs on both sides of every ratio alike.
 Turn counting reads ``active`` once per action and the decision profile calls ``prompt()`` once per
 decision; both are included in the engine times (a few per cent).
 """
@@ -55,6 +58,7 @@ from reference_gs import Reference
 TARGET_GAMES_PER_S = 200
 TARGET_REF_RATIO = 1.5
 TARGET_TRACING_RATIO = 2.0
+ROUNDS = 10   # the runs are played in this many interleaved slices (see ``interleaved``)
 ALPHA = 0.01
 
 
@@ -71,12 +75,14 @@ class EngineRun:
         self.prompts: list[collections.Counter[str]] = []
         self.seconds = 0.0
 
-    def run(self) -> EngineRun:
-        game = load(self.config)
+    def run(self, seeds: range | None = None) -> EngineRun:
+        """Play ``seeds`` (default: all of this run's seeds, in order), adding to what was measured."""
+        if self.game is None:
+            self.game = load(self.config)
         start = time.process_time()
-        for seed in self.seeds:
+        for seed in self.seeds if seeds is None else seeds:
             prompts: collections.Counter[str] = collections.Counter()
-            state, steps, turns = play_engine(game, seed, tracing=self.tracing, count_turns=True, prompts=prompts)
+            state, steps, turns = play_engine(self.game, seed, tracing=self.tracing, count_turns=True, prompts=prompts)
             self.prompts.append(prompts)
             outcome = state.outcome()
             assert outcome is not None
@@ -85,7 +91,7 @@ class EngineRun:
             self.deck_left.append(int(state.eval("deck_size")))
             self.steps += steps
             self.histories.append(hash(tuple(a.key for a in state.history())))
-        self.seconds = time.process_time() - start
+        self.seconds += time.process_time() - start
         return self
 
     @property
@@ -112,16 +118,17 @@ class ReferenceRun:
         self.prompts: list[collections.Counter[str]] = []
         self.seconds = 0.0
 
-    def run(self) -> ReferenceRun:
+    def run(self, seeds: range | None = None) -> ReferenceRun:
+        """Play ``seeds`` (default: all of this run's seeds, in order), adding to what was measured."""
         start = time.process_time()
-        for seed in self.seeds:
+        for seed in self.seeds if seeds is None else seeds:
             ref = Reference(random.Random(seed))
             result, rule, turns = ref.play()
             self.results.append((result, rule))
             self.turns.append(turns)
             self.deck_left.append(ref.deck_size())
             self.prompts.append(ref.decisions + collections.Counter({"options: " + k: v for k, v in ref.options.items()}))
-        self.seconds = time.process_time() - start
+        self.seconds += time.process_time() - start
         return self
 
     @property
@@ -131,6 +138,21 @@ class ReferenceRun:
 
 def verdict(p: float) -> str:
     return "agree" if p >= ALPHA else f"DISAGREE (p < {ALPHA})"
+
+
+def interleaved(runs: list[Any], rounds: int) -> None:
+    """Play every run's seeds in ``rounds`` slices, one slice of each run in turn, so that a change
+    of the machine's speed during the measurement (other jobs, a virtual machine's neighbours)
+    weighs on every run alike and the ratios between them stay fair. Each run still plays its own
+    seeds in order, so the results are those of playing them in one go."""
+    slices = []
+    for run in runs:
+        n = len(run.seeds)
+        bounds = [run.seeds.start + n * k // rounds for k in range(rounds + 1)]
+        slices.append([range(a, b) for a, b in zip(bounds, bounds[1:])])
+    for k in range(rounds):
+        for run, parts in zip(runs, slices):
+            run.run(parts[k])
 
 
 def target(ok: bool) -> str:
@@ -236,16 +258,20 @@ def main() -> int:
     seeds = range(args.seed, args.seed + games)
     print(f"bench/playouts.py  seeds {args.seed}..{args.seed + games - 1}  ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})")
 
-    off = EngineRun(FOUR_INITIATION, seeds, tracing=False).run()
-    on = EngineRun(FOUR_INITIATION, seeds, tracing=True).run()
-    report_speed("Engine, 4 players, Initiation, el", off, on)
+    off = EngineRun(FOUR_INITIATION, seeds, tracing=False)
+    on = EngineRun(FOUR_INITIATION, seeds, tracing=True)
+    ref = ReferenceRun(range(args.seed, args.seed + ref_games))
     hell_seeds = range(args.seed, args.seed + hell_games)
-    hell_off = EngineRun(TWO_HELL, hell_seeds, tracing=False).run()
-    hell_on = EngineRun(TWO_HELL, hell_seeds, tracing=True).run()
+    hell_off = EngineRun(TWO_HELL, hell_seeds, tracing=False)
+    hell_on = EngineRun(TWO_HELL, hell_seeds, tracing=True)
+    for run in (off, on, hell_off, hell_on):   # compile (and warm) each game before any clock starts
+        run.game = load(run.config)
+        play_engine(run.game, args.seed + games + 1, tracing=run.tracing)
+    interleaved([off, on, ref, hell_off, hell_on], rounds=min(ROUNDS, games, hell_games))
+    report_speed("Engine, 4 players, Initiation, el", off, on)
     report_speed("Engine, 2 players, Hell, el", hell_off, hell_on)
     report_rate("engine", hell_off.wins, len(hell_seeds))
 
-    ref = ReferenceRun(range(args.seed, args.seed + ref_games)).run()
     engine_per_game = off.seconds / games
     ref_per_game = ref.seconds / ref_games
     ratio = engine_per_game / ref_per_game
