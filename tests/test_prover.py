@@ -306,3 +306,28 @@ def test_an_unknown_gets_one_longer_try(monkeypatch: pytest.MonkeyPatch, answers
     result = solving.solve(prover, solving.Facts(prover), ob, 700)
     assert result.status == status
     assert asked == [700, 700 * solving.RETRY_FACTOR][:len(answers)]
+
+
+def test_a_term_gets_only_the_atom_definitions_it_reaches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """atom_definitions walks a term for the atoms it reaches: an unrelated large definition known to
+    the process is not handed to Z3 (it made a one-line Betrayal obligation take 13 s after another
+    rule's lines of sight became atoms); past the walk limit, with few atoms, all of them are given
+    (sound: an unused definition constrains nothing)."""
+    import z3
+
+    from ghostrules.prover import symbolic
+    x, y = z3.Ints("x_t y_t")
+    far = z3.Bool("far!t")
+    near = z3.Bool("near!t")
+    inner = z3.Bool("inner!t")
+    atoms = {"far!t": (far, z3.And([x > k for k in range(50)])),
+             "near!t": (near, z3.Or(inner, y > 1)),
+             "inner!t": (inner, y < 5)}
+    monkeypatch.setattr(symbolic, "_ATOMS", atoms)
+    assert symbolic.atom_definitions([x > 0]) == []
+    got = symbolic.atom_definitions([z3.Implies(near, x > 0)])
+    assert {str(d) for d in got} == {str(near == atoms["near!t"][1]), str(inner == atoms["inner!t"][1])}
+    # a term larger than the walk limit: every definition (few atoms), or still the walk (many)
+    assert len(symbolic.atom_definitions([x > 0], walk_limit=1)) == 3
+    monkeypatch.setattr(symbolic, "ALL_ATOMS_UP_TO", 2)
+    assert symbolic.atom_definitions([x > 0], walk_limit=1) == []

@@ -32,27 +32,34 @@ _SHARED_DEFINES: dict[Any, Any] = {}
 _ATOMS: dict[str, tuple[Term, Term]] = {}
 
 
-# with at most this many atoms in the process, every atom's definition is given (see atom_definitions)
+# with at most this many atoms in the process, every atom's definition is given when the terms are
+# larger than ATOM_WALK_LIMIT nodes (see atom_definitions)
 ALL_ATOMS_UP_TO = 64
+ATOM_WALK_LIMIT = 20_000
 
 
-def atom_definitions(terms: list[Term]) -> list[Term]:
+def atom_definitions(terms: list[Term], walk_limit: int | None = None) -> list[Term]:
     """``atom == expansion`` for every atom these terms reach (through expansions too).
 
-    While the process knows few atoms, the definitions of all of them are returned, without
-    looking for the atoms in the terms: walking terms of hundreds of thousands of nodes from Python
-    takes seconds (Betrayal's options over 47 rooms), giving Z3 a few more definitions does not.
-    That is sound: an atom is a fresh symbol, and its definition ``atom == expansion`` constrains
-    nothing else, so a formula with the definitions of atoms it does not use has a model exactly
-    when it has one without them."""
+    The terms are walked for the atoms they reach. Walking terms of hundreds of thousands of nodes
+    from Python takes seconds (Betrayal's options over 47 rooms), so while the process knows few
+    atoms (``ALL_ATOMS_UP_TO``) the walk stops after ``walk_limit`` nodes (``ATOM_WALK_LIMIT``)
+    and the definitions of all atoms are returned instead. That is sound: an atom is a fresh
+    symbol, and its definition ``atom == expansion`` constrains nothing else, so a formula with the
+    definitions of atoms it does not use has a model exactly when it has one without them. It is
+    not free: an unused definition still costs Z3 its expansion (the lines of sight of one
+    Betrayal rule made a one-line obligation of another take 13 s and come out unknown), hence the
+    walk first."""
     if not _ATOMS:
         return []
-    if len(_ATOMS) <= ALL_ATOMS_UP_TO:
-        return [atom == expansion for atom, expansion in _ATOMS.values()]
+    limit = ATOM_WALK_LIMIT if walk_limit is None else walk_limit
+    few = len(_ATOMS) <= ALL_ATOMS_UP_TO
     out: list[Term] = []
     seen: set[int] = set()
     stack = list(terms)
     while stack:
+        if few and len(seen) > limit:
+            return [atom == expansion for atom, expansion in _ATOMS.values()]
         x = stack.pop()
         i = x.get_id()
         if i in seen:
