@@ -23,8 +23,10 @@ Each figure is printed next to the project's target. Times are CPU time of this 
 The five runs (4p tracing off, on, the reference, 2p Hell off, on) are played in ten interleaved
 slices, each game compiled and warmed first, so that a drift of the machine's speed during the
 run (a virtual machine's neighbours) weighs on both sides of every ratio alike.
-Turn counting reads ``active`` once per action and the decision profile calls ``prompt()`` once per
-decision; both are included in the engine times (a few per cent).
+The engine's timed game is ``ghostrules.play`` (what a developer calls for a random playout); the
+turns and the decision profile come from the same seed played again, untimed, by a loop of public
+calls (``common.play_engine``: ``legal_actions``, ``prompt``, ``apply_action``), which must give the
+same game (checked: a differential test of ``play``'s shortcuts).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import ghostrules
 from common import (
     FOUR_INITIATION,
     TWO_HELL,
@@ -76,13 +79,21 @@ class EngineRun:
         self.seconds = 0.0
 
     def run(self, seeds: range | None = None) -> EngineRun:
-        """Play ``seeds`` (default: all of this run's seeds, in order), adding to what was measured."""
+        """Play ``seeds`` (default: all of this run's seeds, in order), adding to what was measured.
+
+        The timed game is ``ghostrules.play`` (the random policy, the legal actions listed at every
+        decision). The turns and the decision profile come from the same seed played again, untimed,
+        by the loop of public calls (``play_engine``), which must give the same game."""
         if self.game is None:
             self.game = load(self.config)
-        start = time.process_time()
         for seed in self.seeds if seeds is None else seeds:
+            start = time.process_time()
+            state = ghostrules.play(self.game, seed=seed, tracing=self.tracing)
+            self.seconds += time.process_time() - start
             prompts: collections.Counter[str] = collections.Counter()
-            state, steps, turns = play_engine(self.game, seed, tracing=self.tracing, count_turns=True, prompts=prompts)
+            again, steps, turns = play_engine(self.game, seed, tracing=self.tracing, count_turns=True, prompts=prompts)
+            if again.history() != state.history():
+                raise SystemExit(f"seed {seed}: ghostrules.play and the loop of public calls played different games")
             self.prompts.append(prompts)
             outcome = state.outcome()
             assert outcome is not None
@@ -91,7 +102,6 @@ class EngineRun:
             self.deck_left.append(int(state.eval("deck_size")))
             self.steps += steps
             self.histories.append(hash(tuple(a.key for a in state.history())))
-        self.seconds += time.process_time() - start
         return self
 
     @property
