@@ -20,6 +20,14 @@ What a block function returns:
 
 So at any pause the stack holds exactly the frames and pcs the interpreter would have left.
 
+A block that scans one long run of slots for a value in several places (``card_in(x)``, i.e.
+``_first(v, O, N, x)``, and ``x in v[O:O+N]``: which card lies on slot x, over the 65 cards' places)
+keeps what each scan found in a dict for that run (a *memo*, ``_tN``), so that a value looked up
+again is not searched again. A memo is emptied at the block's start and after anything that may
+write the run: a ``set`` of a slot family that overlaps it, a ``move`` between cells that do, and a
+direct call (the callee may write anything). Expressions write nothing, and nothing else changes the
+value list while a block runs, so a kept answer is the one a new scan would give.
+
 A failing instruction is reported as the interpreter reports it: the generated code notes its
 index in ``_i``, and the exception carries it (``exc.block_pc``, set by the innermost function, whose
 frame is the top of the stack) to ``State._run``. The generated source holds numbers, slot offsets
@@ -28,7 +36,9 @@ and names of constants only (no spec text), like the expressions' source.
 
 from __future__ import annotations
 
+import ast
 import re
+from collections import Counter
 from typing import Any, Callable
 
 from .program import (CallI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MoveI, Procedure, Program, RequireI,
@@ -39,6 +49,10 @@ RELOAD = -1
 RETURNED = -2
 SIMPLE = (SetI, LetI, MoveI, SayI, RequireI, ForInitI)   # go on with the next instruction
 ENDS = (JumpI, JumpIfNotI, ForNextI)                     # end a straight run: the next instruction is computed
+MEMO_FROM = 32   # runs of slots at least this long are scanned through a memo (shorter ones are cheap to scan)
+MEMO_SITES = 2   # ... in a block whose source scans the same run in at least this many places
+_FIRST = re.compile(r"\b_first\(v, (\d+), (\d+), ")
+_IN_RUN = re.compile(r" in v\[(\d+):(\d+)\]")
 
 
 def _literal(code: str, type_: str) -> int | None:
@@ -80,6 +94,15 @@ class _Writer:
         self.exprs = program.exprs
         self.procs = program.procs
         self.direct = direct  # per procedure: may a block call its entry function directly?
+        layout = program.layout
+        self.family = {name: (slot.offset, slot.offset + slot.count) for name, slot in layout.slots.items()}
+        self.pool_ranges: dict[str, list[tuple[int, int]]] = {}  # a pool's cells, as ranges of flat positions
+        for cell, pool in program.pool_of.items():
+            self.pool_ranges.setdefault(pool.name, []).append(self.family[cell])
+        self.memo_helpers: dict[tuple[int, int], str] = {}  # (offset, length) of a run -> its lookup helper
+        self.helper_sources: list[str] = []
+        self.memos: dict[tuple[int, int], str] = {}  # in the block being written: run -> its memo's variable
+        self.sites: Counter[tuple[int, int]] = Counter()  # ... the scans of each run its source holds
 
     def const(self, value: Any) -> str:
         return self.exprs.constant(value)
@@ -87,7 +110,50 @@ class _Writer:
     def code(self, fn: Any) -> str:
         """Python source computing fn(v, L): the expression itself when it was generated here, else a call."""
         src = getattr(fn, "fast", None)
-        return f"({src})" if src is not None else f"{self.const(fn)}(v, L)"
+        if src is None:
+            return f"{self.const(fn)}(v, L)"
+        if "_first(v, " in src or " in v[" in src:
+            src = self.scans(src)
+        return f"({src})"
+
+    def scans(self, src: str) -> str:
+        """``src`` with its scans of the runs that have a memo in this block made through it; the
+        scans of long runs are counted (``self.sites``; by their text, which is enough to choose)."""
+        firsts = [(int(a), int(b)) for a, b in _FIRST.findall(src)]
+        runs = [(int(a), int(b) - int(a)) for a, b in _IN_RUN.findall(src)]
+        self.sites.update(key for key in firsts + runs if key[1] >= MEMO_FROM)
+        if any(key in self.memos for key in firsts):
+            # _first(v, O, N, x) -> _dH(v, _tK, x): the call's head alone changes
+            src = _FIRST.sub(lambda m: self.through_memo((int(m[1]), int(m[2]))) or m[0], src)
+        if any(key in self.memos for key in runs):  # x in v[O:O+N]: its left side is found in the syntax tree
+            finder = _Scans({key: (self.memo_helper(key), var) for key, var in self.memos.items()})
+            tree = finder.visit(ast.parse(src, mode="eval"))
+            if finder.changed:
+                src = ast.unparse(tree)
+        return src
+
+    def through_memo(self, key: tuple[int, int]) -> str | None:
+        """The head of a call that looks the run ``key`` up through its memo, or None when it has none."""
+        var = self.memos.get(key)
+        return f"{self.memo_helper(key)}(v, {var}, " if var is not None else None
+
+    def memo_helper(self, key: tuple[int, int]) -> str:
+        """The name of ``_dN(v, memo, x)``: ``_first(v, offset, n, x)``, kept in (and taken from) the memo."""
+        if key not in self.memo_helpers:
+            name = self.exprs.fresh("_d")
+            self.memo_helpers[key] = name
+            self.helper_sources.append(f"def {name}(v, a0, a1):\n"
+                                       f"    _r = a0.get(a1)\n"
+                                       f"    if _r is None:\n"
+                                       f"        _r = a0[a1] = _first(v, {key[0]}, {key[1]}, a1)\n"
+                                       f"    return _r\n")
+        return self.memo_helpers[key]
+
+    def forget(self, ranges: list[tuple[int, int]] | None, lines: list[str], ind: str) -> None:
+        """Empty the memos of the runs that overlap ``ranges`` (None: every memo), after a write."""
+        for (offset, n), var in self.memos.items():
+            if ranges is None or any(lo < offset + n and offset < hi for lo, hi in ranges):
+                lines.append(f"{ind}{var} = {{}}")
 
     def startable(self, proc: int, pc: int) -> bool:
         """Can a block start at this instruction?"""
@@ -127,9 +193,18 @@ class _Writer:
 
     def block(self, name: str, start: int) -> str:
         self.start = start
+        self.memos = {}
+        self.sites = Counter()
         body: list[str] = []
         self.seq(start, len(self.code_), {len(self.code_)}, None, body, "    ")
+        runs = sorted(key for key, count in self.sites.items() if count >= MEMO_SITES) if self.exprs.optimise else []
+        if runs:  # written again, with the memos (the same control flow: the same wanted entries)
+            self.memos = {key: f"_t{k}" for k, key in enumerate(runs)}
+            self.wanted = []
+            body = []
+            self.seq(start, len(self.code_), {len(self.code_)}, None, body, "    ")
         lines = [f"def {name}(_S, v, F, tracing):", "    _i = -1", "    L = F[2]"]
+        lines += [f"    {var} = {{}}" for var in self.memos.values()]
         body = self.held(body, lines)
         if any("_U.append" in line for line in body):
             lines.append("    _U = _S._undo")
@@ -278,12 +353,14 @@ class _Writer:
             lines.append(f"{ind}_U.append(_x)")  # the slot and its old value, for a rollback (State._undo)
             lines.append(f"{ind}_U.append(v[_x])")
             lines.append(f"{ind}v[_x] = _y")
+            self.forget([self.family[ins.slot]], lines, ind)
         elif t is LetI:
             lines.append(f"{ind}L[{ins.name!r}] = {self.code(ins.value)}")
         elif t is ForInitI:
             lines.append(f"{ind}L[{ins.counter!r}] = 0")
         elif t is MoveI:
             lines.append(f"{ind}_S._move({me}, v, L)")
+            self.forget(self.pool_ranges.get(ins.pool), lines, ind)
         elif t is SayI:
             lines.append(f"{ind}if tracing: _S._note({me}.rule, 'say', {self.code(ins.text)})")
         elif t is RequireI:
@@ -345,6 +422,59 @@ class _Writer:
                   f"{ind}    if _r >= 0: _c[1] = _r",
                   f"{ind}    return -1",
                   f"{ind}_S.stack.pop()"]
+        self.forget(None, lines, ind)
+
+
+class _Scans(ast.NodeTransformer):
+    """Makes the scans of the runs of slots in ``memos`` ((offset, length) -> (helper, memo variable))
+    in an expression's syntax tree go through the memo (``_Writer.scans`` rewrites the first form by
+    its text, this class the second): ``_first(v, O, N, x)`` becomes ``_dN(v, _tK, x)``, and
+    ``x in v[O:O+N]`` becomes ``_dN(v, _tK, x) != -1`` (both test the run's elements with ``==``)."""
+
+    def __init__(self, memos: dict[tuple[int, int], tuple[str, str]]) -> None:
+        self.memos = memos
+        self.changed = False
+
+    def _through(self, key: tuple[int, int], x: ast.expr) -> ast.expr | None:
+        if key not in self.memos:
+            return None
+        helper, var = self.memos[key]
+        self.changed = True
+        return ast.Call(ast.Name(helper, ast.Load()), [ast.Name("v", ast.Load()), ast.Name(var, ast.Load()), x], [])
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "_first" and len(node.args) == 4 and \
+                not node.keywords and _is_v(node.args[0]):
+            offset, n = _int(node.args[1]), _int(node.args[2])
+            if offset is not None and n is not None and n >= MEMO_FROM:
+                return self._through((offset, n), node.args[3]) or node
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            run = node.comparators[0]
+            if isinstance(run, ast.Subscript) and _is_v(run.value) and isinstance(run.slice, ast.Slice) and \
+                    run.slice.step is None:
+                lo, hi = _int(run.slice.lower), _int(run.slice.upper)
+                if lo is not None and hi is not None and hi - lo >= MEMO_FROM:
+                    call = self._through((lo, hi - lo), node.left)
+                    if call is not None:
+                        op = ast.NotEq() if isinstance(node.ops[0], ast.In) else ast.Eq()
+                        return ast.Compare(call, [op], [ast.Constant(-1)])
+        return node
+
+
+def _is_v(node: Any) -> bool:
+    return isinstance(node, ast.Name) and node.id == "v"
+
+
+def _int(node: Any) -> int | None:
+    """The value of a non-negative whole-number constant, else None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
+        return node.value
+    return None
 
 
 def _fixed_params(proc: Procedure) -> dict[str, str]:
@@ -382,7 +512,7 @@ def compile_blocks(program: Program) -> list[list[Block | None]]:
         source, named = writer.procedure(proc)
         sources.append(source)
         names.append(named)
-    made = program.exprs.define("".join(sources), "<blocks>")
+    made = program.exprs.define("".join(sources + writer.helper_sources), "<blocks>")
     for proc, named in zip(program.procs, names):
         blocks: list[Block | None] = [None] * len(proc.code)
         for pc, name in named.items():

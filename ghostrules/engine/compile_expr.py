@@ -184,6 +184,10 @@ class ExprCompiler(SlotPatterns):
         """The name under which generated code sees ``value`` (an instruction, a table, a function)."""
         return self._const(value)
 
+    def fresh(self, prefix: str) -> str:
+        """A new name for generated code (``_d`` for a function, ``_t`` for a temporary)."""
+        return f"{prefix}{next(self._ids)}"
+
     def define(self, source: str, filename: str) -> dict[str, Any]:
         """Run generated definitions (the blocks of engine/blocks.py, built from instructions and the
         sources above) in the expressions' namespace; returns that namespace."""
