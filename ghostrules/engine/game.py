@@ -10,7 +10,7 @@ from ..spec.model import GameSpec
 from .actions import Action, Outcome
 from .errors import IllegalActionError
 from .layout import Layout
-from .program import Program
+from .program import Program, RandomI, RollI
 from .state import State
 
 Policy = Callable[[State, random.Random], Action]
@@ -116,6 +116,7 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 
 
 _TWO_53 = 1 << 53
+_CHANCE = (RandomI, RollI)
 
 
 def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: bool = False,
@@ -125,11 +126,28 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
     The same seed and policy always give the same game."""
     rng = random.Random(seed)
     state = game.new_initial_state(tracing)
+    # The loop of is_terminal(), is_chance_node(), sample_chance or policy, and apply_action, with
+    # the pending node taken from the machine (State._step answers where it stopped) instead of
+    # being looked up again by each of them; the same calls of rng, in the same order.
+    node = state._node()
+    chance = _CHANCE
+    uniform = policy is random_policy
     for _ in range(max_actions):
-        if state.is_terminal():
+        if state._outcome is not None:
             return state
-        action = sample_chance(state, rng) if state.is_chance_node() else policy(state, rng)
-        state.apply_action(action)
+        if type(node) in chance:  # sample_chance, on the known node
+            # at a draw the machine has just kept its outcomes (State._drawn), and nothing has
+            # changed the position since unless on_step did
+            members = state._drawn[4] if type(node) is RandomI and on_step is None else None
+            action = state._sample(int(rng.random() * _TWO_53), _TWO_53, node, members)
+        elif uniform and node is not None:  # random_policy: one of legal_actions(), uniformly
+            options = state._menu_options(node)
+            state._offered = (len(state._history), options)
+            action = rng.choice(options)
+        else:
+            action = policy(state, rng)
+        node = state._step(action)
         if on_step is not None:
             on_step(state)
+            node = state._node()  # the callback may have changed the position
     raise IllegalActionError(f"game did not end within {max_actions} actions")

@@ -35,12 +35,14 @@ class Machine:
     _journal: list[tuple[list[Any], int, dict]] | None
     _undo: list[int]
     _drawn: tuple[list[Any], int, list[int], dict, list[int]] | None
+    _shared: int
 
     def _note(self, rule: str, kind: str, text: str) -> None:
         self._log.append(LogEntry(len(self._history), rule, kind, text))
 
-    def _run(self) -> None:  # noqa: C901 - the interpreter's dispatch loop
-        """Execute instructions until a decision, a chance node or the end of the game.
+    def _run(self) -> Any:  # noqa: C901 - the interpreter's dispatch loop
+        """Execute instructions until a decision, a chance node or the end of the game; the answer is
+        the instruction it stopped at (the pending node: a decision or a chance node), or None at the end.
 
         Most instructions run inside the compiled blocks (engine/blocks.py), which call each other
         for calls; this loop takes what they hand back. The program counter lives in a local while
@@ -50,24 +52,25 @@ class Machine:
         all_blocks = program.blocks
         v = self.values
         stack = self.stack
-        layout = self.game.layout
         tracing = self.tracing
         journal = self._journal
-        low = len(stack) - 1  # the frames below this index are as apply_action found them
+        low = len(stack) - 1  # the frames below this index are as this run found them
         budget = STEP_LIMIT
         while True:  # once per return, and when a compiled block hands back another frame
             if not stack:
                 stack.append([program.by_name[self.game.spec.turn].index, 0, {}])
-            elif len(stack) <= low and journal is not None:
-                # returned into a frame as apply_action found it: saved once, for the rollback
+            elif len(stack) <= low:  # returned into a frame as this run found it
                 low = len(stack) - 1
                 frame = stack[-1]
-                journal.append((frame, frame[1], frame[2].copy()))
+                if low < self._shared:  # perhaps another state's too (State.child): this state's own copy
+                    stack[-1] = [frame[0], frame[1], frame[2].copy()]
+                    self._shared = low
+                elif journal is not None:  # saved once, for apply_action's rollback
+                    journal.append((frame, frame[1], frame[2].copy()))
             frame = stack[-1]
-            code = procs[frame[0]].code
-            blocks = all_blocks[frame[0]]
-            L = frame[2]
-            pc = frame[1]
+            proc, pc, L = frame
+            code = procs[proc].code
+            blocks = all_blocks[proc]
             try:
                 while True:
                     budget -= 1
@@ -95,7 +98,7 @@ class Machine:
                                 self._take_option(ins, frame, options[0], forced=True)
                                 pc = frame[1]
                                 continue
-                        return
+                        return ins
                     elif t is RandomI or t is RollI:
                         if t is RandomI and len(members := ins.members(v, L)) == 1:
                             # a forced outcome is no choice of chance: take it and go on
@@ -103,12 +106,12 @@ class Machine:
                             L[ins.var] = only
                             pc += 1
                             if tracing:
-                                self._note(ins.rule, ins.kind, f"{ins.kind}: {layout.label(ins.type, only)} (only one left)")
+                                self._note(ins.rule, ins.kind, f"{ins.kind}: {self.game.layout.label(ins.type, only)} (only one left)")
                             continue
                         if t is RandomI:  # kept for the draw (State._random_members), with what they depend on
                             self._drawn = (frame, pc, v[:], L.copy(), members)
                         frame[1] = pc
-                        return
+                        return ins
                     elif t is CallI:  # the callee's frame becomes the current one, without leaving this loop
                         L = ins.make(v, L)
                         frame[1] = pc + 1
@@ -130,9 +133,9 @@ class Machine:
                         if ins.type == "bool":
                             val = 1 if val else 0
                         if not ins.lo <= val <= ins.hi:
-                            raise SpecRuntimeError(f"{layout.name_of(idx)} cannot be {val} (range {ins.lo}..{ins.hi})")
+                            raise SpecRuntimeError(f"{self.game.layout.name_of(idx)} cannot be {val} (range {ins.lo}..{ins.hi})")
                         if tracing and v[idx] != val:
-                            self._note(ins.rule, "set", f"{layout.name_of(idx)} = {self._show(idx, val)}")
+                            self._note(ins.rule, "set", f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
                         self._undo += (idx, v[idx])
                         v[idx] = val
                         pc += 1
@@ -187,7 +190,7 @@ class Machine:
                         if tracing:
                             self._note(ins.rule, "end", f"game over: {ins.result}" + (f" — {text}" if text else ""))
                         stack.clear()
-                        return
+                        return None
                     else:  # pragma: no cover
                         raise SpecRuntimeError(f"unknown instruction {ins!r}")
             except SpecRuntimeError as exc:

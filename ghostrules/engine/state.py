@@ -37,7 +37,7 @@ class State(Machine):
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
     __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_steps", "_offered", "_journal",
-                 "_undo", "_drawn")
+                 "_undo", "_drawn", "_shared")
 
     def __init__(self, game: "Game", values: list[int], stack: list[list[Any]], tracing: bool = False) -> None:
         self.game = game
@@ -61,6 +61,9 @@ class State(Machine):
         # the outcomes of the draw pending here, as the machine found them when it stopped there:
         # (frame, pc, values, locals, outcomes); used while the frame, values and locals are the same
         self._drawn: tuple[list[Any], int, list[int], dict, list[int]] | None = None
+        # how many frames at the bottom of the stack may be shared with another state (child() shares
+        # all but the top one): the machine copies such a frame before it changes it (Machine._run)
+        self._shared = 0
 
     # ---- reading the position ----------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -71,15 +74,18 @@ class State(Machine):
         return self._outcome
 
     def _node(self) -> Any:
-        if self._outcome is not None or not self.stack:
+        """The pending node: the instruction at the top frame (None at the end)."""
+        stack = self.stack
+        if self._outcome is not None or not stack:
             return None
-        frame = self.stack[-1]
+        frame = stack[-1]
         return self.game.program.procs[frame[0]].code[frame[1]]
 
     def is_chance_node(self) -> bool:
-        if self._outcome is not None or not self.stack:
+        stack = self.stack
+        if self._outcome is not None or not stack:
             return False
-        frame = self.stack[-1]
+        frame = stack[-1]
         return type(self.game.program.procs[frame[0]].code[frame[1]]) in _CHANCE
 
     def current_player(self) -> int:
@@ -118,7 +124,7 @@ class State(Machine):
     def legal_actions(self) -> list[Action]:
         """The options of the current decision (empty at chance nodes and at the end)."""
         node = self._node()
-        if not isinstance(node, MenuI):
+        if type(node) is not MenuI:
             return []
         options = self._menu_options(node)
         self._offered = (len(self._history), options)
@@ -160,12 +166,17 @@ class State(Machine):
             return make, members, [1] * len(members), len(members)
         return None
 
-    def _sample(self, u: int, scale: int) -> Action:
+    def _sample(self, u: int, scale: int, node: Any = None, members: list[int] | None = None) -> Action:
         """The chance outcome at the point u / scale of the cumulative distribution (0 <= u < scale),
-        built alone (no labels for the outcomes not taken) and offered for apply_action."""
-        node = self._node()
+        built alone (no labels for the outcomes not taken) and offered for apply_action. A caller
+        that knows the pending node may give it (``node``: what ``_node()`` gives), and at a draw its
+        outcomes (``members``: what ``_random_members`` gives, known when nothing can have changed
+        the position since the machine stopped there)."""
+        if node is None:
+            node = self._node()
         if type(node) is RandomI:  # equal weights, and the outcome's Action made before: found at once
-            members = self._random_members(node)
+            if members is None:
+                members = self._random_members(node)
             action = node.outcomes.get(members[u * len(members) // scale]) if members else None
             if action is not None:
                 self._offered = (len(self._history), [action])
@@ -287,23 +298,37 @@ class State(Machine):
 
     def apply_action(self, action: Action | str) -> None:
         """Apply a decision option or a chance outcome. Atomic: on any error the state is unchanged."""
-        node = self._node()
-        if node is None:
+        self._step(action)
+
+    def _step(self, action: Action | str) -> Any:
+        """``apply_action``, answering the node the machine stopped at (the pending node after the
+        action, as ``_node()`` would give it now; None at the end), so that a loop that applies
+        action after action (``play``) need not look it up again."""
+        stack = self.stack
+        if self._outcome is not None or not stack:
             raise IllegalActionError("the game is over", self._outcome.rule_id if self._outcome else "", action)
-        chosen = self._resolve(node, action)
+        top = stack[-1]
+        node = self.game.program.procs[top[0]].code[top[1]]
+        chosen = None
+        offered = self._offered
+        if offered is not None and offered[0] == len(self._history):  # _resolve's first test, inlined
+            for a in offered[1]:
+                if a is action:
+                    chosen = a
+                    break
+        if chosen is None:
+            chosen = self._resolve(node, action)
         # what to restore on an error: the values, the list of frames, and each frame of it as it
         # was before the machine changes it. The machine changes the frames from the top down (a
         # frame is changed only once those above it have returned), so _run saves a frame only when
         # it first comes back to it; most actions change the top frame alone.
-        stack = self.stack
-        top = stack[-1]
         journal = [(top, top[1], top[2].copy())]
-        saved = (stack[:], len(self._history), len(self._log), self._outcome)
+        saved = (stack[:], len(self._history), len(self._log), self._outcome, self._shared)
         self._journal = journal
         undo = self._undo
         undo.clear()
         try:
-            self._advance(node, chosen)
+            return self._advance(node, chosen)
         except BaseException:
             v = self.values
             for k in range(len(undo) - 2, -1, -2):  # the writes undone, the last first
@@ -315,6 +340,7 @@ class State(Machine):
             del self._history[saved[1]:]
             del self._log[saved[2]:]
             self._outcome = saved[3]
+            self._shared = saved[4]  # the frames copied on the way were dropped with the list
             raise
         finally:
             self._journal = None
@@ -323,15 +349,34 @@ class State(Machine):
     def child(self, action: Action | str) -> "State":
         """A new state: this one with ``action`` applied; this one is left as it was (OpenSpiel's
         ``State.child``). The same as ``clone()`` then ``apply_action(action)``, in one copy: on an
-        error the new state is dropped, so there is nothing to restore."""
-        node = self._node()
-        if node is None:
+        error the new state is dropped, so there is nothing to restore.
+
+        Only the top frame is copied at once: the frames below it are shared by both states until
+        either machine returns into one, which then copies it first (``_shared``, Machine._run)."""
+        stack = self.stack
+        if self._outcome is not None or not stack:
             raise IllegalActionError("the game is over", self._outcome.rule_id if self._outcome else "", action)
-        chosen = self._resolve(node, action)
+        top = stack[-1]
+        node = self.game.program.procs[top[0]].code[top[1]]
+        chosen = None
+        offered = self._offered
+        if offered is not None and offered[0] == len(self._history):  # _resolve's first test, inlined
+            for a in offered[1]:
+                if a is action:
+                    chosen = a
+                    break
+        if chosen is None:
+            chosen = self._resolve(node, action)
         other = State.__new__(State)  # the fields set here, without __init__'s defaults
         other.game = self.game
         other.values = self.values[:]
-        other.stack = [[f[0], f[1], f[2].copy()] for f in self.stack]
+        frames = stack[:]
+        frames[-1] = [top[0], top[1], top[2].copy()]
+        shared = len(frames) - 1
+        if self._shared < shared:
+            self._shared = shared
+        other.stack = frames
+        other._shared = shared
         other._history = self._history[:]
         other._log = self._log[:]
         other._outcome = self._outcome
@@ -345,10 +390,11 @@ class State(Machine):
         other._undo.clear()
         return other
 
-    def _advance(self, node: Any, chosen: Action) -> None:
-        """Take ``chosen`` (an action of ``node``, the pending node) and run to the next node."""
+    def _advance(self, node: Any, chosen: Action) -> Any:
+        """Take ``chosen`` (an action of ``node``, the pending node) and run to the next node (the
+        answer: the node the machine stopped at, None at the end)."""
         frame = self.stack[-1]
-        if isinstance(node, MenuI):
+        if type(node) is MenuI:
             self._take_option(node, frame, chosen, forced=False)
         else:
             frame[2][node.var] = chosen.key[0]
@@ -356,7 +402,7 @@ class State(Machine):
             if self.tracing:
                 self._note(node.rule, node.kind if isinstance(node, RandomI) else "roll", chosen.label)
         self._history.append(chosen)
-        self._run()
+        return self._run()
 
     def _take_option(self, node: MenuI, frame: list[Any], chosen: Action, forced: bool) -> None:
         opt_index, value = chosen.key
@@ -420,8 +466,7 @@ class State(Machine):
         return [f(self.values, L) for f in opt.item_fns]
 
     def _menu_options(self, node: MenuI) -> list[Action]:
-        frame = self.stack[-1]
-        base = frame[2]
+        base = self.stack[-1][2]
         out: list[Action] = []
         seen: dict[str, int] = {}
         L = dict(base)
@@ -430,36 +475,47 @@ class State(Machine):
             var = opt.var
             if var is None:  # one option, or none when its guard fails
                 cond = opt.cond
-                values: Iterable[int] = (0,) if cond is None or cond(v, L) else ()
+                if cond is not None and not cond(v, L):
+                    continue
+                values: Iterable[int] = (0,)
             elif opt.members is not None:
                 values = opt.members(v, base)  # the values for which the guard holds
             else:
                 values = [x for x in self._option_values(opt, base) if opt.cond is None or opt.cond(v, _bound(L, var, x))]
             made = opt.actions  # the label reads no slot: the same value and locals make the same Action
-            for value in values:
-                if var is not None:
-                    L[var] = value
-                if made is not None:
-                    at = (value, *map(L.get, opt.label_locals)) if opt.label_locals else value
+            if made is not None:
+                label_locals = opt.label_locals
+                for value in values:
+                    if var is not None:
+                        L[var] = value
+                    at = (value, *map(L.get, label_locals)) if label_locals else value
                     action = made.get(at)
                     if action is None:
                         action = made[at] = Action("choose", (o_index, value), opt.label(v, L), opt.rule)
                     label = action.label
-                else:
-                    action = None
+                    if label in seen:
+                        seen[label] += 1
+                        out.append(Action("choose", (o_index, value), f"{label} #{seen[label]}", opt.rule))
+                    else:
+                        seen[label] = 1
+                        out.append(action)
+            else:
+                shown = opt.by_label  # a label that reads slots: the same value and label make the same Action
+                for value in values:
+                    if var is not None:
+                        L[var] = value
                     label = opt.label(v, L)
-                if label in seen:
-                    seen[label] += 1
-                    label = f"{label} #{seen[label]}"
-                    action = None
-                else:
-                    seen[label] = 1
-                    if action is None:  # a label that reads slots: the same value and label make the same Action
-                        shown = opt.by_label
+                    if label in seen:
+                        seen[label] += 1
+                        out.append(Action("choose", (o_index, value), f"{label} #{seen[label]}", opt.rule))
+                    else:
+                        seen[label] = 1
                         action = shown.get((value, label))
-                        if action is None and len(shown) < _SHOWN_MAX:
-                            action = shown[(value, label)] = Action("choose", (o_index, value), label, opt.rule)
-                out.append(action if action is not None else Action("choose", (o_index, value), label, opt.rule))
+                        if action is None:
+                            action = Action("choose", (o_index, value), label, opt.rule)
+                            if len(shown) < _SHOWN_MAX:
+                                shown[(value, label)] = action
+                        out.append(action)
             if var is not None:  # the next option sees the frame's own value of the name
                 if var in base:
                     L[var] = base[var]
