@@ -272,6 +272,12 @@ def test_exorcising_the_incarnation_wins(game):
     assert s.get("at", forgotten) == "discard" and s.get("incarnations_left") == 0
     assert s.get("qi", "green") == 5
     assert s.check_invariants() == []
+    # a won game is scored as won (GS-SCORE-EL): +10 at Initiation, +1 per card left in the deck.
+    # `victory` was never set, so a win was scored like a loss (found by helper-29's won game)
+    assert s.get("victory") is True
+    lines = {label: points for label, _, points in s.score().lines}
+    assert lines["victory"] == 10
+    assert lines["ghost cards left in the deck (+1 each if won, -1 if lost)"] == s.eval("deck_size") > 0
 
 
 # ---------------------------------------------------------------------------------------------
