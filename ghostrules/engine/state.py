@@ -300,24 +300,27 @@ class State(Machine):
         """Apply a decision option or a chance outcome. Atomic: on any error the state is unchanged."""
         self._step(action)
 
-    def _step(self, action: Action | str) -> Any:
-        """``apply_action``, answering the node the machine stopped at (the pending node after the
-        action, as ``_node()`` would give it now; None at the end), so that a loop that applies
-        action after action (``play``) need not look it up again."""
+    def _pending(self, action: Action | str) -> tuple[list[Any], Any, Action]:
+        """(the top frame, the pending node, the offered action ``action`` stands for); raises
+        IllegalActionError, naming the rule, at the end of the game or for an action not offered."""
         stack = self.stack
         if self._outcome is not None or not stack:
             raise IllegalActionError("the game is over", self._outcome.rule_id if self._outcome else "", action)
         top = stack[-1]
         node = self.game.program.procs[top[0]].code[top[1]]
-        chosen = None
         offered = self._offered
         if offered is not None and offered[0] == len(self._history):  # _resolve's first test, inlined
             for a in offered[1]:
                 if a is action:
-                    chosen = a
-                    break
-        if chosen is None:
-            chosen = self._resolve(node, action)
+                    return top, node, a
+        return top, node, self._resolve(node, action)
+
+    def _step(self, action: Action | str) -> Any:
+        """``apply_action``, answering the node the machine stopped at (the pending node after the
+        action, as ``_node()`` would give it now; None at the end), so that a loop that applies
+        action after action (``play``) need not look it up again."""
+        stack = self.stack
+        top, node, chosen = self._pending(action)
         # what to restore on an error: the values, the list of frames, and each frame of it as it
         # was before the machine changes it. The machine changes the frames from the top down (a
         # frame is changed only once those above it have returned), so _run saves a frame only when
@@ -354,19 +357,7 @@ class State(Machine):
         Only the top frame is copied at once: the frames below it are shared by both states until
         either machine returns into one, which then copies it first (``_shared``, Machine._run)."""
         stack = self.stack
-        if self._outcome is not None or not stack:
-            raise IllegalActionError("the game is over", self._outcome.rule_id if self._outcome else "", action)
-        top = stack[-1]
-        node = self.game.program.procs[top[0]].code[top[1]]
-        chosen = None
-        offered = self._offered
-        if offered is not None and offered[0] == len(self._history):  # _resolve's first test, inlined
-            for a in offered[1]:
-                if a is action:
-                    chosen = a
-                    break
-        if chosen is None:
-            chosen = self._resolve(node, action)
+        top, node, chosen = self._pending(action)
         other = State.__new__(State)  # the fields set here, without __init__'s defaults
         other.game = self.game
         other.values = self.values[:]
