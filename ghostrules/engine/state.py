@@ -36,7 +36,7 @@ def _bound(L: dict, var: str | None, value: int) -> dict:
 class State(Machine):
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
-    __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_steps", "_offered", "_journal",
+    __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_offered", "_journal",
                  "_undo", "_drawn", "_shared")
 
     def __init__(self, game: "Game", values: list[int], stack: list[list[Any]], tracing: bool = False) -> None:
@@ -47,7 +47,6 @@ class State(Machine):
         self._log: list[LogEntry] = []
         self._outcome: Outcome | None = None
         self.tracing = tracing
-        self._steps = 0
         # the options last offered at this position: (number of actions applied, actions); an
         # action taken from them needs no second enumeration. Values change only through
         # apply_action and set, which move or clear it.
@@ -372,7 +371,6 @@ class State(Machine):
         other._log = self._log[:]
         other._outcome = self._outcome
         other.tracing = self.tracing
-        other._steps = 0
         other._offered = None
         other._journal = None
         other._undo = []  # written by the machine, never read: a failed child is dropped
