@@ -179,3 +179,47 @@ def test_get_reads_through_its_cache() -> None:
     assert state.get("active") != before
     state.set("active", before)
     assert state.get("active") == before
+
+
+def test_a_rewrite_serves_every_expression_of_its_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rewrites are cached by template (generated names replaced by placeholders): an expression that
+    differs from one already rewritten only in its generated names (another configuration's
+    constants and definitions) is not analysed again, and each use gets helpers of its own, so two
+    expressions of one namespace that share a template keep their own constants."""
+    from ghostrules.engine import hoist as H
+    from ghostrules.engine.runtime import _RUNTIME
+    ns: dict[str, Any] = {**_RUNTIME, "_k900001": lambda v: 3, "_k900002": lambda v: 7}
+
+    def define(source: str) -> None:
+        exec(compile(source, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
+
+    rewrites: list[str] = []
+    real = H._rewrite
+    monkeypatch.setattr(H, "_rewrite", lambda code, d: rewrites.append(code) or real(code, d))
+    a = H.hoist("[_k900001(v) + _q900003 for _q900003 in range(40)]", define)
+    b = H.hoist("[_k900002(v) + _q900004 for _q900004 in range(40)]", define)
+    assert len(rewrites) == 1 and a != b and a.startswith("_d") and b.startswith("_d")
+    fa = eval(f"lambda v, L: {a}", ns)  # noqa: S307 - the test's own code
+    fb = eval(f"lambda v, L: {b}", ns)  # noqa: S307 - the test's own code
+    assert fa([], {}) == list(range(3, 43)) and fb([], {}) == list(range(7, 47))
+
+
+def test_a_second_configuration_rewrites_little_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second configuration of the same game compiles its expressions under other generated
+    names; their rewrites come from the template cache, and its games are those of the plain compile."""
+    from ghostrules.engine import hoist as H
+    Game(load_spec("ghost-stories", players=4, level="initiation", edition="el"))
+    rewrites: list[str] = []
+    real = H._rewrite
+    monkeypatch.setattr(H, "_rewrite", lambda code, d: rewrites.append(code) or real(code, d))
+    params = {"players": 2, "level": "hell", "edition": "hu"}  # another edition: other generated names
+    game = Game(load_spec("ghost-stories", **params))  # a compile of its own (load_game may keep games)
+    hoisted = sum(1 for src in game.program.exprs.block_sources if src.startswith("def _d1"))
+    loops = [code for code in rewrites if " for " in code]  # the rewrites that analyse quantifiers
+    # 36 rewrites of quantifiers for 61 helpers (by exact text, before the templates: 133; those left
+    # are expressions whose literal offsets differ in this edition's layout)
+    assert hoisted > 20 and len(loops) < hoisted, loops
+    monkeypatch.setattr(H, "_rewrite", real)
+    plain = _plain_game("ghost-stories", params, monkeypatch)
+    for seed in range(3):
+        assert _record(game, seed) == _record(plain, seed)

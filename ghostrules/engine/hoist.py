@@ -388,26 +388,50 @@ def _common(tree: ast.expr, define: Callable[[str], None], fresh: Callable[[str]
     return ast.Call(ast.Name(helper, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
 
 
-# Rewrites already made in this process, by expression: (the rewritten code, the helpers' sources).
-# The same code text means the same names in any compiler's namespace (constants, definitions), and
-# the helpers' own names (``_d`` with a number from HELPER_IDS, far above any compiler's own numbers)
-# are the same everywhere, so a second compiler of the same spec (another configuration, a test, the
-# proofs) defines the same helpers without analysing anything again.
-_DONE: dict[str, tuple[str, tuple[str, ...]]] = {}
+# Rewrites already made in this process, by the expression's *template*: its text with every
+# generated name (``_k`` constants, ``_d`` definitions, ``_q``/``_t``/``_p`` variables, each with the
+# number a compiler gave it) replaced, in order of first appearance, by a placeholder with the same
+# prefix. Two configurations (or tests, or the proofs) compile the same spec expression under other
+# numbers; the rewrite reads only the code's shape and literal numbers (offsets and lengths of runs),
+# never a generated name's meaning, so the template's rewrite serves both. Each use renames the
+# placeholders back and gives the helpers it defines new names (two expressions of one compiler may
+# share a template with different constants). Value: (rewritten template, helpers' sources, their names).
+_DONE: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
 HELPER_IDS = itertools.count(10_000_000)
+_GENERATED = re.compile(r"\b_[a-z]\d+\b")  # a generated name: _k12, _d157, _q40, _t3, _p0
+_PLACEHOLDER_FROM = 900_000_000  # placeholders' numbers, far above a compiler's and HELPER_IDS' own
+_DEF = re.compile(r"def (_d\d+)\(")
 
 
 def hoist(code: str, define: Callable[[str], None]) -> str:
     """``code`` (a generated expression) with the loop-invariant parts of its quantifiers computed
     once per evaluation and its costly repeated parts computed once, or ``code`` itself when there
     is nothing worth moving. ``define(source)`` defines a helper in the namespace the code runs in."""
-    done = _DONE.get(code)
+    names: dict[str, str] = {}  # generated name -> its placeholder
+
+    def placeholder(m: re.Match[str]) -> str:
+        got = names.get(m[0])
+        if got is None:
+            got = names[m[0]] = f"{m[0][:2]}{_PLACEHOLDER_FROM + len(names)}"
+        return got
+
+    template = _GENERATED.sub(placeholder, code)
+    done = _DONE.get(template)
     if done is None:
         sources: list[str] = []
-        done = _DONE[code] = (_rewrite(code, sources.append), tuple(sources))
+        rewritten = _rewrite(template, sources.append)
+        done = _DONE[template] = (rewritten, tuple(sources), tuple(m[1] for src in sources for m in _DEF.finditer(src)))
+    if not done[1]:  # nothing moved (a rewrite always defines its helper)
+        return code
+    back = {ph: name for name, ph in names.items()}
+    back.update((helper, f"_d{next(HELPER_IDS)}") for helper in done[2])
+
+    def instance(text: str) -> str:
+        return _GENERATED.sub(lambda m: back.get(m[0], m[0]), text)
+
     for source in done[1]:
-        define(source)
-    return done[0]
+        define(instance(source))
+    return instance(done[0])
 
 
 def _rewrite(code: str, define: Callable[[str], None]) -> str:
