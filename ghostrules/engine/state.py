@@ -308,7 +308,7 @@ class State(Machine):
         top = stack[-1]
         node = self.game.program.procs[top[0]].code[top[1]]
         offered = self._offered
-        if offered is not None and offered[0] == len(self._history):  # _resolve's first test, inlined
+        if offered is not None and offered[0] == len(self._history):  # one of the actions just offered
             for a in offered[1]:
                 if a is action:
                     return top, node, a
@@ -408,11 +408,8 @@ class State(Machine):
         return self.game.layout.label(self.game.spec.players, who) if who is not None and who >= 0 else "players"
 
     def _resolve(self, node: Any, action: Action | str) -> Action:
-        offered = self._offered
-        if offered is not None and offered[0] == len(self._history):
-            for a in offered[1]:
-                if a is action:
-                    return a
+        """The option or outcome of ``node`` that ``action`` (an Action equal to one, or a label)
+        stands for, by enumerating them (``_pending`` has found the actions just offered by identity)."""
         if isinstance(node, MenuI):
             options = self._menu_options(node)
         else:
