@@ -122,20 +122,12 @@ class _Writer:
         firsts = [(int(a), int(b)) for a, b in _FIRST.findall(src)]
         runs = [(int(a), int(b) - int(a)) for a, b in _IN_RUN.findall(src)]
         self.sites.update(key for key in firsts + runs if key[1] >= MEMO_FROM)
-        if any(key in self.memos for key in firsts):
-            # _first(v, O, N, x) -> _dH(v, _tK, x): the call's head alone changes
-            src = _FIRST.sub(lambda m: self.through_memo((int(m[1]), int(m[2]))) or m[0], src)
-        if any(key in self.memos for key in runs):  # x in v[O:O+N]: its left side is found in the syntax tree
+        if any(key in self.memos for key in firsts + runs):  # both forms, in the syntax tree (_Scans)
             finder = _Scans({key: (self.memo_helper(key), var) for key, var in self.memos.items()})
             tree = finder.visit(ast.parse(src, mode="eval"))
             if finder.changed:
                 src = ast.unparse(tree)
         return src
-
-    def through_memo(self, key: tuple[int, int]) -> str | None:
-        """The head of a call that looks the run ``key`` up through its memo, or None when it has none."""
-        var = self.memos.get(key)
-        return f"{self.memo_helper(key)}(v, {var}, " if var is not None else None
 
     def memo_helper(self, key: tuple[int, int]) -> str:
         """The name of ``_dN(v, memo, x)``: ``_first(v, offset, n, x)``, kept in (and taken from) the memo."""
@@ -427,8 +419,7 @@ class _Writer:
 
 class _Scans(ast.NodeTransformer):
     """Makes the scans of the runs of slots in ``memos`` ((offset, length) -> (helper, memo variable))
-    in an expression's syntax tree go through the memo (``_Writer.scans`` rewrites the first form by
-    its text, this class the second): ``_first(v, O, N, x)`` becomes ``_dN(v, _tK, x)``, and
+    in an expression's syntax tree go through the memo: ``_first(v, O, N, x)`` becomes ``_dN(v, _tK, x)``, and
     ``x in v[O:O+N]`` becomes ``_dN(v, _tK, x) != -1`` (both test the run's elements with ``==``)."""
 
     def __init__(self, memos: dict[tuple[int, int], tuple[str, str]]) -> None:
