@@ -28,6 +28,18 @@ def positions_along(game: Game, seeds: range, every: int, tracing: bool = False)
     return out
 
 
+def traced_record(game: Game, seed: int, max_actions: int = 400) -> tuple:
+    """What a seeded random game (tracing on, at most ``max_actions`` actions) shows: its actions,
+    their labels, its log and its final position as JSON; equal records, equal games."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(tracing=True)
+    while not state.is_terminal() and len(state.history()) < max_actions:
+        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        state.apply_action(action)
+    return [a.to_json() for a in state.history()], [a.label for a in state.history()], \
+        [str(e) for e in state.log()], state.to_json()
+
+
 def random_values_and_args(layout: Any, params: Any, rng: random.Random) -> tuple[list[int], dict[str, int]]:
     """A random value for every slot within its range, and a random argument for every parameter of
     a definition (``params``: (name, type) pairs; a domain's argument may be -1, none)."""

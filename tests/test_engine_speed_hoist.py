@@ -10,13 +10,12 @@ import random
 from typing import Any
 
 import pytest
-from speed_helpers import compile_hoisted, random_values_and_args
+from speed_helpers import compile_hoisted, random_values_and_args, traced_record
 
 import ghostrules
 from ghostrules import Game, SpecRuntimeError, load_spec
 from ghostrules.engine import compile_expr
 from ghostrules.engine.compile_expr import ExprCompiler
-from ghostrules.engine.game import sample_chance
 from ghostrules.engine.hoist import read_once
 from ghostrules.engine.runtime import _first, _firsts, _match
 from ghostrules.spec import expr as E
@@ -35,16 +34,6 @@ def _plain_game(name: str, params: dict, monkeypatch: pytest.MonkeyPatch) -> Gam
         return Game(load_spec(name, **params))
 
 
-def _record(game: Game, seed: int) -> tuple:
-    rng = random.Random(seed)
-    state = game.new_initial_state(tracing=True)
-    while not state.is_terminal() and len(state.history()) < 400:
-        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
-        state.apply_action(action)
-    return [a.to_json() for a in state.history()], [a.label for a in state.history()], \
-        [str(e) for e in state.log()], state.to_json()
-
-
 @pytest.mark.parametrize("name,params", CONFIGS)
 def test_games_are_the_same_with_and_without_hoisting(name: str, params: dict,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
@@ -54,7 +43,7 @@ def test_games_are_the_same_with_and_without_hoisting(name: str, params: dict,
     plain = _plain_game(name, params, monkeypatch)
     assert not [s for s in plain.program.exprs.block_sources if s.startswith("def _d")]
     for seed in range(3):
-        assert _record(fast, seed) == _record(plain, seed)
+        assert traced_record(fast, seed) == traced_record(plain, seed)
 
 
 @pytest.mark.parametrize("name,params", [CONFIGS[0], CONFIGS[2]])
@@ -222,4 +211,4 @@ def test_a_second_configuration_rewrites_little_again(monkeypatch: pytest.Monkey
     monkeypatch.setattr(H, "_rewrite", real)
     plain = _plain_game("ghost-stories", params, monkeypatch)
     for seed in range(3):
-        assert _record(game, seed) == _record(plain, seed)
+        assert traced_record(game, seed) == traced_record(plain, seed)

@@ -9,14 +9,12 @@ is reported and rolled back as before."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from speed_helpers import traced_record
 
 import ghostrules
 from ghostrules import SpecRuntimeError
 from ghostrules.engine import blocks
-from ghostrules.engine.game import sample_chance
 from ghostrules.spec import load_spec
 
 _CARDS = ", ".join(f"c{k}" for k in range(40))
@@ -163,25 +161,14 @@ def test_a_fault_after_memo_lookups_is_reported_and_rolled_back(tmp_path) -> Non
     assert state.get("r5") == "c33"
 
 
-def _record(game: ghostrules.Game, seed: int, max_actions: int = 400) -> tuple:
-    rng = random.Random(seed)
-    state = game.new_initial_state(tracing=True)
-    steps = 0
-    while not state.is_terminal() and steps < max_actions:
-        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
-        state.apply_action(action)
-        steps += 1
-    return [a.to_json() for a in state.history()], [str(e) for e in state.log()], state.to_json()
-
-
 @pytest.mark.parametrize("params", [{"players": 4, "level": "initiation", "edition": "el"},
                                     {"players": 2, "level": "hell", "edition": "hu"}])
 def test_ghost_stories_games_are_the_same_without_memos(params: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     """The yin phase looks the cards on its board's slots up many times: through a memo, and plain."""
     game = ghostrules.Game(load_spec("ghost-stories", **params))
     assert _memo_blocks(game)
-    with_memos = [_record(game, s) for s in range(3)]
+    with_memos = [traced_record(game, s) for s in range(3)]
     monkeypatch.setattr(blocks, "MEMO_SITES", 10**9)
     plain = ghostrules.Game(load_spec("ghost-stories", **params))
     assert _memo_blocks(plain) == []
-    assert [_record(plain, s) for s in range(3)] == with_memos
+    assert [traced_record(plain, s) for s in range(3)] == with_memos

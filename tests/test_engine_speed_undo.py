@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from speed_helpers import compile_hoisted, positions_along
+from speed_helpers import compile_hoisted, positions_along, traced_record
 
 import ghostrules
 from ghostrules import SpecRuntimeError
@@ -33,16 +33,6 @@ CONFIGS = [("ghost-stories", {"players": 4, "level": "initiation", "edition": "e
            ("betrayal", {"players": 4})]
 
 
-def _record(game: Game, seed: int, max_actions: int = 300) -> tuple:
-    rng = random.Random(seed)
-    state = game.new_initial_state(tracing=True)
-    while not state.is_terminal() and len(state.history()) < max_actions:
-        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
-        state.apply_action(action)
-    return [a.to_json() for a in state.history()], [a.label for a in state.history()], \
-        [str(e) for e in state.log()], state.to_json()
-
-
 @pytest.mark.parametrize("name,params", CONFIGS)
 def test_fixed_parameters_in_variables_play_the_same(name: str, params: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     fast = ghostrules.load_game(name, **params)
@@ -52,7 +42,7 @@ def test_fixed_parameters_in_variables_play_the_same(name: str, params: dict, mo
         plain = Game(load_spec(name, **params))
     assert not any("_p0" in s for s in plain.program.exprs.block_sources)
     for seed in range(3):
-        assert _record(fast, seed) == _record(plain, seed)
+        assert traced_record(fast, seed, 300) == traced_record(plain, seed, 300)
 
 
 @pytest.mark.parametrize("name,params", CONFIGS)
