@@ -144,7 +144,7 @@ def test_ed14_scores():
         for t in ("nn", "ne", "ww"):
             b[e].set("haunted", t, True)
         scores[e] = b[e].score()
-    assert scores["el"].total == 16 - 56 - 12      # Qi, minus the cards left in the deck, haunted tiles
+    assert scores["el"].total == 16 - 55 - 12      # Qi, minus the 55 ghost cards left in the deck (not the incarnation), haunted tiles
     assert scores["hu"].total == 16 + 24 - 12      # Qi, empty slots, haunted tiles
     assert {r for _, r, _ in scores["el"].lines} == {"GS-SCORE-EL"}
 
