@@ -28,6 +28,15 @@ def spend_all(state):
         act(state, labels(state)[0])
 
 
+def exorcise_from(game, base, exorcised):
+    """The yellow monk's exorcism from ``base``: three black dice, ``exorcised`` chosen, every token spent."""
+    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
+    roll(s, "black", "black", "black")
+    act(s, exorcised)
+    spend_all(s)
+    return s
+
+
 def corner_position(game):
     """Forgotten Ones (black 3) on yellow_1 and Blood Drinker (red 2, curse die when exorcised) on
     red_1; the yellow monk stands on the corner between them with 3 red Tao tokens."""
@@ -53,10 +62,7 @@ def test_corner_exorcism_of_the_last_incarnation_first_still_exorcises_the_other
     HU score counted its slot as occupied (GS-SCORE-HU: 2 points per empty slot)."""
     game = gs_game(edition=edition)
     base = corner_position(game)
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
-    roll(s, "black", "black", "black")
-    act(s, "Blood Drinker and Forgotten Ones are exorcised")
-    spend_all(s)
+    s = exorcise_from(game, base, "Blood Drinker and Forgotten Ones are exorcised")
     act(s, "Forgotten Ones first")
     act(s, "green monk receives 1 Qi")  # the incarnation reward
     assert not s.is_terminal()
@@ -77,10 +83,7 @@ def test_the_other_ghosts_curse_after_the_final_exorcism_can_still_lose():
     base = corner_position(game)
     base.set("haunted", "nn", True)
     base.set("haunted", "ee", True)
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
-    roll(s, "black", "black", "black")
-    act(s, "Blood Drinker and Forgotten Ones are exorcised")
-    spend_all(s)
+    s = exorcise_from(game, base, "Blood Drinker and Forgotten Ones are exorcised")
     act(s, "Forgotten Ones first")
     act(s, "green monk receives 1 Qi")
     roll(s, "haunt a tile")
@@ -121,10 +124,7 @@ def test_the_final_curse_bringing_a_ghost_from_the_end_of_the_deck_does_not_lose
     until its card was discarded, after its curse, and declared the deck-out loss."""
     game = gs_game(edition=edition)
     base = last_exorcism_with_cards_left(game, edition, left)
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
-    roll(s, "black", "black", "black")
-    act(s, "Hope Killer is exorcised")
-    spend_all(s)
+    s = exorcise_from(game, base, "Hope Killer is exorcised")
     roll(s, "bring a ghost")
     if left:
         act(s, "Ghoul to yellow board slot 1")
@@ -144,10 +144,7 @@ def test_a_curse_bringing_the_last_card_before_the_last_incarnation_still_loses(
     base = last_exorcism_with_cards_left(game, edition, 1)
     base.set("at", "c56_howling_nightmare", "green_1")  # another incarnation, still in play
     base.set("incarnations_left", 2)
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
-    roll(s, "black", "black", "black")
-    act(s, "Hope Killer is exorcised")
-    spend_all(s)
+    s = exorcise_from(game, base, "Hope Killer is exorcised")
     roll(s, "bring a ghost")
     act(s, "Ghoul to yellow board slot 1")
     if edition == "el":
