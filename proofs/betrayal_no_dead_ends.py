@@ -5,9 +5,9 @@ a position is a decision, a chance node or the end, so it suffices that (1) ever
 an option and every chance node an outcome where it is reached (the `options` obligations, one
 row per configuration), (2) the deterministic run between nodes meets no error (ranges,
 contracts) and (3) every cycle of calls and triggers reaches a decision or chance node (the last
-row). This file proves (1) and (3). (2) is not proved for Betrayal yet: its range and contract
-obligations are not among its proof files (many need facts the local prover does not have); the
-engine checks them at run time, and the seeded games of the test suite meet no such error.
+row). This file proves (1) and (3); (2) is proved by proofs/betrayal_ranges.py (every write stays
+in its slot's range and names a slot) and proofs/betrayal_contracts.py (every call meets the
+callee's `requires`).
 
 Rules: BH-TURN-1 (the turn structure) and every rule with a decision or chance node (per row).
 """
