@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from bh_helpers import FOUR, act, labels, place, roll, set_up, start_haunt
 
 import ghostrules
 from ghostrules.engine import Game, State
@@ -269,52 +270,6 @@ def test_cli_plays_seed_1_to_a_winner() -> None:
 # ---- positions: the rulebook's worked examples --------------------------------------------------
 
 
-def labels(state: State) -> list[str]:
-    return [a.label for a in state.legal_actions()]
-
-
-def act(state: State, prefix: str) -> None:
-    for a in state.legal_actions():
-        if a.label.startswith(prefix):
-            state.apply_action(a)
-            return
-    raise AssertionError(f"no option {prefix!r} in {labels(state)}")
-
-
-def roll(state: State, *faces: int) -> None:
-    """Feed die faces (0, 1, 2) to the next chance nodes; each must be one die."""
-    for face in faces:
-        assert state.is_chance_node() and state.prompt() == "roll the die", state.prompt()
-        state.apply_action(f"die: {face}")
-
-
-def set_up(game: Game, characters: list[str]) -> State:
-    """Play the setup with the given characters (by name, seat order); stop at the first turn."""
-    state = game.new_initial_state()
-    for name in characters:
-        state.apply_action(name)
-    assert not state.is_chance_node() and state.prompt().startswith("what does")
-    return state
-
-
-def place(state: State, room: str, floor: str, cell: str, rot: str = "r0") -> None:
-    """Put a room tile into the house, as if discovered earlier."""
-    state.set("tile_stack", room, 0)
-    state.set("tile_placed", room, 1)
-    state.set("rfloor", room, floor)
-    state.set("rcell", room, cell)
-    state.set("rrot", room, rot)
-    state.set("room_at", floor, cell, room)
-
-
-def start_haunt(state: State, traitor: str, haunt: str = "hollow_hounds") -> None:
-    state.set("haunt_on", True)
-    state.set("haunt", haunt)
-    state.set("traitor", traitor)
-
-
-JENNY = "Jenny LeClerc"
-FOUR = [JENNY, "Ox Bellows", "Madame Zostra", "Peter Akimoto"]
 
 
 def test_speed_3_move_entrance_hall_foyer_kitchen_dining_room(game4: Game) -> None:
