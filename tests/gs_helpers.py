@@ -94,6 +94,16 @@ def roll(state: State, *faces: str) -> None:
         choose_outcome(state, face)
 
 
+
+def spend_all(state: State) -> int:
+    """Spend Tao tokens while the exorcism asks for them; return how many."""
+    n = 0
+    while not state.is_terminal() and labels(state) and all(x.startswith("spend a ") for x in labels(state)):
+        act(state, labels(state)[0])
+        n += 1
+    return n
+
+
 COLOURS = ["yellow", "red", "green", "blue", "black"]
 
 

@@ -14,18 +14,13 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import COLOURS, act, give, gs_game, labels, place, roll, set_up
+from gs_helpers import COLOURS, act, give, gs_game, place, roll, set_up, spend_all
 
 EDITIONS = ["el", "hu"]
 
 
 def cards(game):
     return list(game.layout.domains["card"].symbols)
-
-
-def spend_all(state):
-    while not state.is_terminal() and labels(state) and all(x.startswith("spend a ") for x in labels(state)):
-        act(state, labels(state)[0])
 
 
 def exorcise_from(game, base, exorcised):

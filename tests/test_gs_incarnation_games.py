@@ -13,6 +13,7 @@ holds two ghosts, and chance outcomes sum to 1; at the end JSON reproduces the s
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from fractions import Fraction
@@ -30,21 +31,19 @@ CONFIGURATIONS = [
     ("el", "initiation", 4), ("hu", "initiation", 1), ("el", "normal", 2), ("hu", "normal", 3),
     ("el", "nightmare", 3), ("hu", "nightmare", 4), ("el", "hell", 1), ("hu", "hell", 2),
 ]
-_games: dict[tuple[str, str, int], ghostrules.Game] = {}
 
 
 def game_for(edition: str, level: str, players: int) -> ghostrules.Game:
-    key = (edition, level, players)
-    if key not in _games:
-        _games[key] = ghostrules.load_game("ghost-stories", players=players, level=level, edition=edition)
-    return _games[key]
+    """The compiled game (load_game gives the same Game for the same configuration)."""
+    return ghostrules.load_game("ghost-stories", players=players, level=level, edition=edition)
 
 
-def incarnation_names(game: ghostrules.Game) -> set[str]:
+@functools.cache
+def incarnation_names(game: ghostrules.Game) -> frozenset[str]:
     cards = game.layout.domains["card"]
     state = game.new_initial_state()
-    return {label for symbol, label in zip(cards.symbols, cards.labels or cards.symbols)
-            if state.eval(f"is_incarnation({symbol})")}
+    return frozenset(label for symbol, label in zip(cards.symbols, cards.labels or cards.symbols)
+                     if state.eval(f"is_incarnation({symbol})"))
 
 
 def bring_incarnations_forward(state: ghostrules.State, rng: random.Random) -> None:

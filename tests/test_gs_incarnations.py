@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import COLOURS, act, give, gs_game, labels, place, roll, set_qi, set_up
+from gs_helpers import COLOURS, act, give, gs_game, labels, place, roll, set_qi, set_up, spend_all
 
 MONKS = ["yellow", "red", "green", "blue"]
 
@@ -34,15 +34,6 @@ def base(game):
 
 def tokens(state, monk):
     return [state.get("tao", monk, c) for c in COLOURS]
-
-
-def spend_all(state):
-    """Spend Tao tokens while the exorcism asks for them; return how many."""
-    n = 0
-    while not state.is_terminal() and labels(state) and all(x.startswith("spend a ") for x in labels(state)):
-        act(state, labels(state)[0])
-        n += 1
-    return n
 
 
 # ---------------------------------------------------------------------------------------------
