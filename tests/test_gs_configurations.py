@@ -145,6 +145,21 @@ def test_easy_start_gives_five_qi() -> None:
     assert state.get("qi_supply") == 0
 
 
+@pytest.mark.parametrize("level", ["normal", "nightmare", "hell"])
+def test_the_easy_start_is_offered_at_initiation_only(level: str) -> None:
+    """GS-LEVEL-EASY: "if Initiation is still too hard" (HU "kezdjük a játékot 5 Qi-vel", EL p8):
+    the 5-Qi start is a variant of Initiation; other levels refuse it, and the proofs and tests that
+    run every configuration do not count it there."""
+    from ghostrules.spec.loader import configurations
+    with pytest.raises(ghostrules.SpecError, match=r"easy='yes' is offered only with level in \['initiation'\] "
+                       r"\(GS-LEVEL-EASY\), not level='" + level):
+        game(4, level, "el", easy="yes")
+    assert game(4, level, "el", easy="no").parameters["easy"] == "no"
+    every = configurations("ghost-stories")
+    assert len(every) == 4 * 2 * (4 + 1)
+    assert {(c["level"], c["easy"]) for c in every if c["easy"] == "yes"} == {("initiation", "yes")}
+
+
 def test_rules_diff_lists_32_differences() -> None:
     from ghostrules.spec.differences import compare
     diffs = compare("ghost-stories", "edition", "hu", "el")

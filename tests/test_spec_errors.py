@@ -302,6 +302,30 @@ def test_ghost_stories_invalid_parameters(params: dict, words: list[str]) -> Non
         assert w in str(info.value)
 
 
+def test_unknown_parameter_key(toy: Broken) -> None:
+    toy.edit(GAME, "target: {values: [2, 3], default: 3}", "target: {values: [2, 3], default: 3, onyl: {}}")
+    check(toy.error(), GAME, toy.line_of(GAME, "onyl"), "unknown key 'onyl'", "only")
+
+
+def test_parameter_only_naming_no_parameter_value(toy: Broken) -> None:
+    toy.edit(GAME, "target: {values: [2, 3], default: 3}",
+             "target: {values: [2, 3], default: 3}\n  fast: {values: [no, yes], default: no, only: {target: [4]}}")
+    check(toy.error(), GAME, toy.line_of(GAME, "fast:"), "'only' names target=[4]")
+
+
+def test_a_parameter_value_offered_only_with_another_is_refused_elsewhere(toy: Broken) -> None:
+    """``only``: a non-default value exists only with the other parameter values named there."""
+    toy.edit(GAME, "target: {values: [2, 3], default: 3}",
+             "target: {values: [2, 3], default: 3}\n  fast: {values: [no, yes], default: no, only: {target: [2]}}")
+    assert dict(load_spec("toy", root=toy.root, target=2, fast="yes").settings) == {"target": 2, "fast": "yes"}
+    assert dict(load_spec("toy", root=toy.root, target=3).settings) == {"target": 3, "fast": "no"}
+    with pytest.raises(SpecError, match=r"fast='yes' is offered only with target in \[2\], not target=3"):
+        load_spec("toy", root=toy.root, target=3, fast="yes")
+    from ghostrules.spec.loader import configurations
+    assert configurations("toy", toy.root) == [{"target": 2, "fast": "no"}, {"target": 2, "fast": "yes"},
+                                               {"target": 3, "fast": "no"}]
+
+
 def test_configurations_not_specified_yet_are_refused(toy: Broken) -> None:
     """A spec may declare which parameter values it runs so far ('supported'); others are refused."""
     toy.edit(GAME, "players: player\n", "players: player\nsupported: {target: [3]}\n")

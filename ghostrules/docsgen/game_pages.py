@@ -158,6 +158,8 @@ def components_page(gp: GamePages) -> list[str]:
             emitted = gp.links.emitted_by.get(e.name, [])
             order = f" (order: {e.order})" if e.order != "declared" else ""
             out += [f"- {literal(f'{e.name}({params})')}{order}" + (f" \u2014 {gp.linker(e.text)}" if e.text else "")]
+            if e.requires is not None:
+                out += [f"  Requires {literal(e.requires.render())} at every emit (proved; a fact in the rules it triggers)."]
             if emitted:
                 out += [f"  Emitted by {', '.join(role('rule', r) for r in emitted)}."]
             if triggers:

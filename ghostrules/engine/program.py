@@ -248,6 +248,10 @@ class Program:
         triggered = [r for r in self.spec.rules if r.kind == "trigger" and r.on == event.name]
         triggered.sort(key=lambda r: -r.priority)
         code = proc.code
+        if event.requires is not None:  # the event's contract, checked at every emit
+            where = event.where or Where(f"event {event.name}", 0)
+            cond = self.exprs.compile_bool(event.requires, dict(scope), where, f"event {event.name}")
+            code.append(_mk(RequireI, f"event {event.name}", where, cond=cond, text=event.requires.render()))
         args = [(p, _local(p)) for p, _ in event.params]
         make = self.exprs.record([(p, E.Name(p)) for p, _ in event.params], scope, Where(f"event {event.name}", 0),
                                  f"event {event.name}")

@@ -230,7 +230,8 @@ class LocalProver:
             term, dom = self.fresh(name, t)
             scope[name] = (term, t)
             facts.append(Fact(dom, frozenset()))
-        for e in (rule.requires, rule.when if rule.kind == "trigger" else None):
+        contract = self.events[rule.on].requires if rule.kind == "trigger" else None  # proved at each emit
+        for e in (rule.requires, contract, rule.when if rule.kind == "trigger" else None):
             if e is not None:
                 facts += self.facts_of(e, scope)
         self.block(rule.body, facts, scope)
@@ -245,7 +246,9 @@ class LocalProver:
         text = repr(rule)
         parts = [text, self._global_digest()]
         if rule.kind == "trigger":
-            parts.append(repr(self.events[rule.on].params))
+            parts.append(repr((self.events[rule.on].params, self.events[rule.on].requires)))
+        for event in dict.fromkeys(s.event for s in _stmts_of(rule.body) if isinstance(s, M.EmitStmt)):
+            parts.append(f"emit {event} {self.events[event].params!r} requires {self.events[event].requires!r}")
         # the names the rule's own expressions use and the procedures it calls do not depend on
         # the configuration: found once per rule text
         shape = _RULE_SHAPES.get(text)
@@ -310,14 +313,14 @@ class LocalProver:
             self.block(s.body, inner, scope)
             return self.kill(facts, killed)
         if isinstance(s, (M.CallStmt, M.EmitStmt)):
-            if isinstance(s, M.CallStmt):
-                callee = self.procs[s.proc]
-                if callee.requires is not None:
-                    inner = {n: self.value(e, scope) for n, e in s.args}
-                    reads = self.reads(callee.requires).union(*(self.reads(e) for _, e in s.args))
-                    self.oblige("requires", s.rule, s.where, f"call {s.proc} with {callee.requires.render()}",
-                                facts, self.enc.as_bool(self.enc.encode(callee.requires, self.state, inner)[0]),
-                                scope, reads)
+            contract = self.procs[s.proc].requires if isinstance(s, M.CallStmt) else self.events[s.event].requires
+            if contract is not None:
+                what = f"call {s.proc}" if isinstance(s, M.CallStmt) else f"emit {s.event}"
+                inner = {n: self.value(e, scope) for n, e in s.args}
+                reads = self.reads(contract).union(*(self.reads(e) for _, e in s.args))
+                self.oblige("requires", s.rule, s.where, f"{what} with {contract.render()}",
+                            facts, self.enc.as_bool(self.enc.encode(contract, self.state, inner)[0]),
+                            scope, reads)
             return self.kill(facts, None)
         if isinstance(s, M.MenuStmt):
             return self.menu(s, facts, scope)

@@ -20,7 +20,6 @@ Speed comes from these things:
 
 from __future__ import annotations
 
-import itertools
 import multiprocessing
 import os
 import time
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..engine.layout import Layout
+from ..spec import model as M
 from ..spec.model import GameSpec
 
 # re-exported: the proof files and the tests import these from here
@@ -74,13 +74,9 @@ def _yaml_memo() -> Iterator[None]:
 
 
 def configurations(game: str, root: Path | None = None, everything: bool = True) -> list[dict[str, Any]]:
-    """Every combination of the game's parameter values (or just the defaults)."""
-    from ..spec.loader import parameter_names
-    allowed = parameter_names(game, root)
-    if not everything:
-        return [{}]
-    names = list(allowed)
-    return [dict(zip(names, combo)) for combo in itertools.product(*(allowed[n] for n in names))]
+    """Every configuration of the game (or just the defaults)."""
+    from ..spec.loader import configurations as all_configurations
+    return all_configurations(game, root) if everything else [{}]
 
 
 def label(spec: GameSpec, order: Iterable[str] | None = None) -> str:
@@ -396,8 +392,10 @@ def invariant_rows(game: str, options: dict[str, Any]) -> list[dict[str, Any]]:
 def contract_rows(game: str, options: dict[str, Any]) -> list[dict[str, Any]]:
     """Every call meets the callee's ``requires`` (so the engine's run-time check never fires)."""
     spec = _spec(game, options)
-    ids = sorted({r.id for r in spec.rules if r.kind == "procedure" and r.requires is not None})
-    return property_rows(game, "contracts (requires)", ["requires"], ids, options)
+    ids = {r.id for r in spec.rules if r.kind == "procedure" and r.requires is not None}
+    bound = {e.name for e in spec.events if e.requires is not None}  # events with a contract: their emitters
+    ids |= {s.rule for r in spec.rules for s in _walk(r.body) if isinstance(s, M.EmitStmt) and s.event in bound}
+    return property_rows(game, "contracts (requires)", ["requires"], sorted(ids), options)
 
 
 def dead_end_rows(game: str, options: dict[str, Any]) -> list[dict[str, Any]]:

@@ -461,6 +461,12 @@ class Unroller:
             decl = self.events[s.event]
             types = dict(decl.params)
             args = {n: (self.val(e, path, scope)[0], types[n]) for n, e in s.args}
+            if decl.requires is not None:  # the event's contract, as the engine checks it at the emit
+                c = self.cond(decl.requires, path, args)
+                if c is False:
+                    raise Dead(f"{s.event} emitted without its precondition")
+                if c is not True:
+                    path.cond.append(c)
             rules = self.triggered[s.event]
             ordered = decl.order == "declared" or len(rules) < 2
             path.frames.append(Frame(args, [Block((), event=(decl, rules, 0 if ordered else set()))]))

@@ -16,11 +16,12 @@ Every problem is reported as a SpecError naming the file, the line and what was 
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from .expr import Expr, Name
+from .expr import Call, Expr, Index, Name, walk
 from .model import (Definition, Die, Domain, Invariant, OverlayChange, ScoreLine, EventDecl, Family, GameSpec, Parameter, Pool, Rule, Source, Table, Var,
                     Where)
 from .source import LDict, LList, Located, SpecError, load_csv_file, load_yaml_file
@@ -359,6 +360,42 @@ def _params_of(body: Any, owner: Located, b: _Builder) -> tuple[tuple[str, str],
     return tuple((str(k), b.type_name(v, body)) for k, v in body.items())
 
 
+EVENT_KEYS = {"params", "text", "order", "by", "requires"}
+PARAMETER_KEYS = {"values", "default", "only", "rule", "text"}
+
+
+def _check_event_contracts(events: list[EventDecl], rules: list[Rule], definitions: list[Definition],
+                           slots: dict[str, Var]) -> None:
+    """An event's ``requires`` reads no state slot, directly or through a definition: the rules
+    fired on the event run one after another and may change the state; the parameters stay."""
+    bodies: dict[str, tuple[set[str], Expr]] = {d.name: ({p for p, _ in d.params}, d.value) for d in definitions}
+    bodies.update({r.name: ({p for p, _ in r.params}, r.value) for r in rules if r.kind == "define"
+                   and r.value is not None})
+
+    def slot_read(e: Expr, bound: set[str], seen: set[str]) -> str | None:
+        for x in walk(e):
+            n = x.id if isinstance(x, Name) else x.name if isinstance(x, Index) else None
+            if n is not None and n not in bound and n in slots:
+                return repr(n)
+            if isinstance(x, Call) and x.func in bodies and x.func not in seen:
+                seen.add(x.func)
+                params, body = bodies[x.func]
+                found = slot_read(body, params, seen)
+                if found is not None:
+                    return f"{found} (through {x.func})"
+        return None
+
+    for ev in events:
+        if ev.requires is None:
+            continue
+        found = slot_read(ev.requires, {p for p, _ in ev.params}, set())
+        if found is not None:
+            w = ev.where or Where("<spec>", 0)
+            raise SpecError(f"event {ev.name}: 'requires' may read only the event's parameters, tables and "
+                            f"constants, not the state slot {found}: the rules fired on the event may "
+                            f"change the state", w.file, w.line)
+
+
 def _configurations(raw: Any, owner: LDict) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     if raw is None:
         return ()
@@ -470,7 +507,17 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
 
     parameters = []
     chosen: dict[str, Any] = {}
-    for pname, pbody in (top.get("parameters") or {}).items():
+    declared = top.get("parameters") or {}
+    for pname, pbody in declared.items():
+        if not isinstance(pbody, LDict) or "values" not in pbody:
+            raise top.error(f"parameter {pname}: expected a mapping with values (and default, only, rule, text)")
+        for k in sorted(set(map(str, pbody)) - PARAMETER_KEYS):
+            raise pbody.error_at(k, f"parameter {pname}: unknown key {k!r}; expected some of {sorted(PARAMETER_KEYS)}")
+        for other, limit in (pbody.get("only") or {}).items():
+            limits = limit if isinstance(limit, list) else [limit]
+            if other not in declared or any(x not in declared[other]["values"] for x in limits):
+                raise pbody.error(f"parameter {pname}: 'only' names {other}={limits!r}, which is not a parameter "
+                                  f"value of this game")
         values = tuple(pbody["values"])
         default = pbody.get("default", values[0])
         parameters.append(Parameter(str(pname), values, default))
@@ -481,6 +528,9 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
     unknown = set(params) - set(chosen)
     if unknown:
         raise SpecError(f"{game} has no parameter {sorted(unknown)[0]!r}; it has {sorted(chosen)}")
+    problem = setting_problem(top, chosen)
+    if problem:
+        raise SpecError(f"{game}: {problem}")
     supported = top.get("supported") or {}
     for pname, values in supported.items():
         if chosen.get(str(pname)) not in values:
@@ -521,14 +571,22 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
     events = []
     for ename, ebody in (top.get("events") or {}).items():
         ebody = ebody or LDict()
+        if not isinstance(ebody, LDict):
+            raise top.error(f"event {ename}: expected a mapping (params, text, order, by, requires)")
+        unknown = sorted(set(map(str, ebody)) - EVENT_KEYS)
+        if unknown:
+            raise ebody.error_at(unknown[0], f"event {ename}: unknown key {unknown[0]!r}; "
+                                 f"expected some of {sorted(EVENT_KEYS)}")
         order = str(ebody.get("order", "declared"))
         if order not in ("declared", "choice"):
             raise ebody.error(f"event {ename}: order must be 'declared' or 'choice', found {order!r}")
         if order == "choice" and "by" not in ebody:
             raise ebody.error(f"event {ename}: order 'choice' needs 'by: player' (who chooses)")
         by = expr_at(ebody["by"], ebody, ebody) if "by" in ebody else None
-        events.append(EventDecl(str(ename), _params_of(ebody.get("params"), top, b), str(ebody.get("text", "")),
-                                order, by))
+        params = _params_of(ebody.get("params"), top, b)
+        requires = expr_at(ebody["requires"], ebody, ebody) if "requires" in ebody else None
+        events.append(EventDecl(str(ename), params, str(ebody.get("text", "")), order, by, requires,
+                                where_of(ebody["requires"], ebody) if "requires" in ebody else where_of(ebody)))
 
     rules: list[Rule] = []
     families: list[Family] = []
@@ -618,6 +676,7 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
             raise SpecError(f"rule {r.id} is defined twice (also at {seen[r.id].where})", r.where.file, r.where.line)
         seen[r.id] = r
 
+    _check_event_contracts(events, rules, definitions, b.vars)
     flow = _need(top, "flow", "game", top)
     settings = tuple(sorted(chosen.items()))
     return GameSpec(
@@ -644,6 +703,36 @@ def _merge(old: Rule, new: Rule, diff: str) -> Rule:
         if not getattr(new, field):
             changes[field] = getattr(old, field)
     return attrs.evolve(new, **changes)
+
+
+def setting_problem(top: Any, settings: dict[str, Any]) -> str:
+    """Why these settings are not a configuration of the game ('' when they are).
+
+    A parameter may say ``only: {other: [values]}`` (with the ``rule`` that says so): its values
+    other than the default exist only where every other parameter named has one of those values,
+    e.g. the easier start of Ghost Stories, which the rulebooks offer at Initiation alone."""
+    for pname, pbody in (top.get("parameters") or {}).items():
+        only = pbody.get("only") or {}
+        value = settings.get(str(pname), pbody.get("default", pbody["values"][0]))
+        if value == pbody.get("default", pbody["values"][0]):
+            continue
+        for other, values in only.items():
+            allowed = values if isinstance(values, list) else [values]
+            other_value = settings.get(str(other), (top["parameters"].get(other) or {}).get("default"))
+            if other_value not in allowed:
+                rule = f" ({pbody['rule']})" if "rule" in pbody else ""
+                return f"{pname}={value!r} is offered only with {other} in {allowed}{rule}, not {other}={other_value!r}"
+    return ""
+
+
+def configurations(game: str, root: Path | None = None) -> list[dict[str, Any]]:
+    """Every combination of the game's parameter values that is a configuration (see ``only``)."""
+    base = root or SPECS_ROOT
+    top = load_yaml_file(base / game / "game.yaml", base)
+    allowed = {str(k): tuple(v["values"]) for k, v in (top.get("parameters") or {}).items()}
+    names = list(allowed)
+    combos = (dict(zip(names, combo)) for combo in itertools.product(*(allowed[n] for n in names)))
+    return [c for c in combos if not setting_problem(top, c)]
 
 
 def parameter_names(game: str, root: Path | None = None) -> dict[str, tuple[Any, ...]]:

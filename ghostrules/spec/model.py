@@ -96,13 +96,20 @@ class Die:
 class EventDecl:
     """A named event. When several rules fire on it, ``order`` says how they are ordered:
     ``declared`` (priority, then file order: the rulebook's order) or ``choice`` (the player
-    ``by`` picks which applicable rule resolves next, where the rulebook gives no order)."""
+    ``by`` picks which applicable rule resolves next, where the rulebook gives no order).
+
+    ``requires`` is the event's contract: a condition on its parameters alone (no state slot, so
+    it holds for every rule fired, whatever the rules before it changed). The engine checks it at
+    every ``emit``, the prover proves it there and assumes it in every rule triggered by the event.
+    ``where`` is the declaration's place, for errors."""
 
     name: str
     params: tuple[tuple[str, str], ...]
     text: str = ""
     order: str = "declared"
     by: Union[Expr, None] = None
+    requires: Union[Expr, None] = None
+    where: Union[Where, None] = None
 
 
 @attrs.frozen
