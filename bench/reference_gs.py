@@ -470,7 +470,9 @@ class Reference:
             g = self.card_in[x]
             if g is not None and "team_lose_tao" in g.middle:
                 self.team_loses_tao()
-        moved = set()
+        # GS-YIN-1: only the ghosts on the board when step 1 begins act (one a curse brings does not)
+        empty = {x for x in self.board(m) if self.card_in[x] is None}
+        moved = set(empty)
         for _ in range(3):                                            # step 1 (A): haunters, OQ-5
             waiting = [x for x in self.board(m) if self.card_in[x] is not None
                        and self.card_in[x] in self.figure and x not in moved]
@@ -479,7 +481,7 @@ class Reference:
             x = self.pick_auto(waiting, "which haunter moves next?")
             moved.add(x)
             self.advance_haunter(self.card_in[x])
-        rolled = set()
+        rolled = set(empty)
         for _ in range(3):                                            # step 1 (B): tormentors
             waiting = [x for x in self.board(m) if self.card_in[x] is not None
                        and "tormentor" in self.card_in[x].middle and x not in rolled]
@@ -732,12 +734,12 @@ class Reference:
             return sum(self.need(g, c) for g in chosen if "dice_immune" in g.middle)
 
         def shortfall(chosen, tokens: bool) -> int:
-            bonus = sum(1 for g in chosen if g.colour is None and self.mantra is g)   # EL: colour after the roll
-            missing = 0
-            for c in COLOURS:
-                spare = max(0, self.usable(m, c) - token_need(chosen, c)) if tokens else 0
-                missing += max(0, dice_need(chosen, c) - tray[c] - paid[c] - spare)
-            return missing - bonus - jokers
+            gap = [max(0, dice_need(chosen, c) - tray[c] - paid[c]
+                       - (max(0, self.usable(m, c) - token_need(chosen, c)) if tokens else 0)) for c in COLOURS]
+            # the Mantra on an incarnation: -1 in one of its own colours still short (EL: chosen after the roll)
+            bonus = sum(1 for g in chosen if g.colour is None and self.mantra is g
+                        and any(self.need(g, c) > 0 and gap[c] > 0 for c in COLOURS))
+            return sum(gap) - bonus - jokers
 
         def feasible(chosen, tokens: bool) -> bool:
             if not chosen:
@@ -746,17 +748,20 @@ class Reference:
                 return False
             return shortfall(chosen, tokens) <= 0
 
-        # GS-EXO-7/8/9: what the roll may defeat. Dice alone oblige; tokens never do.
+        # GS-EXO-7/8/9: what the roll may defeat. Dice alone oblige (a ghost they defeat may be left
+        # only for the choice of GS-EXO-9: not both can fall, or the dice defeat either but not both);
+        # tokens never do.
         options = []
         if len(ghosts) == 2:
             a, b = ghosts
             by_dice = [feasible([a], False), feasible([b], False)]
             both_by_dice = feasible([a, b], False)
-            if feasible([a, b], True):
+            both = feasible([a, b], True)
+            if both:
                 options.append([a, b])
-            if feasible([a], True) and not (by_dice[1] and both_by_dice):
+            if feasible([a], True) and not (by_dice[1] and (both_by_dice or (both and not by_dice[0]))):
                 options.append([a])
-            if feasible([b], True) and not (by_dice[0] and both_by_dice):
+            if feasible([b], True) and not (by_dice[0] and (both_by_dice or (both and not by_dice[1]))):
                 options.append([b])
             if not by_dice[0] and not by_dice[1]:
                 options.append([])
