@@ -58,5 +58,26 @@ def monster_at(state: State, room: str, kind: str = "hound", speed: int = 3, mig
     state.set("mon_trait", "m1", "might", might)
 
 
+def haunt_round_turns(game: Game, base: State, turns: int, pick: int = -1,
+                      note_others: bool = False) -> tuple[State, list[str]]:
+    """Play haunt rounds from ``base`` (tracing): every explorer turn is ended at once ("end the turn"),
+    every other decision (a monster's turn) takes option ``pick``, every chance node its first outcome.
+    Stop once ``turns`` entries are noted: the seat of each explorer turn, in order, and with
+    ``note_others`` also "<seat>: <prompt>" for each other decision. Return the position and the entries."""
+    s = game.state_at("haunt_round", {}, base, tracing=True)
+    order: list[str] = []
+    while len(order) < turns:
+        if s.is_chance_node():
+            s.apply_action(s.chance_outcomes()[0][0])
+        elif s.prompt().startswith("what does"):
+            order.append(s.current_player_name())
+            act(s, "end the turn")
+        else:
+            if note_others:
+                order.append(f"{s.current_player_name()}: {s.prompt()}")
+            s.apply_action(s.legal_actions()[pick])
+    return s, order
+
+
 JENNY = "Jenny LeClerc"
 FOUR = [JENNY, "Ox Bellows", "Madame Zostra", "Peter Akimoto"]

@@ -107,6 +107,43 @@ def spend_all(state: State) -> int:
 COLOURS = ["yellow", "red", "green", "blue", "black"]
 
 
+def kill(state: State, monk: str) -> None:
+    """Make a monk dead as GS-DEATH-1 leaves him: no Qi, no tokens, no Yin-Yang, lying on the Cemetery."""
+    set_qi(state, monk, 0)
+    for c in COLOURS:
+        give(state, monk, c, -state.get("tao", monk, c))
+    state.set("yinyang", monk, 0)
+    state.set("yinyang_supply", monk, 1)
+    state.set("alive", monk, False)
+    state.set("monk_at", monk, "ss")
+
+
+def yin_phase_of(game: Game, base: State, monk: str) -> State:
+    """The monk's turn begins with his Yin phase (he is the active player), traced."""
+    base.set("active", monk)
+    return game.state_at("yin_phase", {"m": monk}, base, tracing=True)
+
+
+def exorcism_rolling(game: Game, base: State, monk: str, *faces: str, **options: Any) -> State:
+    """The monk's exorcism from ``base`` (``options`` go to ``state_at``: tracing, stop), the Tao dice
+    showing ``faces``; the position waits for the first decision after the roll."""
+    state = game.state_at("exorcise", {"m": monk}, base, **options)
+    roll(state, *faces)
+    return state
+
+
+def buddha_away(state: State, where: str, key: str) -> None:
+    """One of the Temple's Buddhas is away, as if taken in an earlier turn: held by a monk
+    (``where="buddha_held"``, key a monk) or guarding a slot (``where="buddha_on"``, key a slot)."""
+    state.set("buddha_temple", state.get("buddha_temple") - 1)
+    state.set(where, key, state.get(where, key) + 1)
+
+
+def buddha_back_in_temple(state: State, where: str, key: str) -> bool:
+    """The Buddha counted by ``where[key]`` (see buddha_away) is gone from there, and both are in the Temple."""
+    return state.get(where, key) == 0 and state.get("buddha_temple") == 2
+
+
 def until_next_turn(state: State) -> list[Any]:
     """Log entries up to the start of the next turn (what the step under test did)."""
     out = []

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from bh_helpers import FOUR, act, labels, place, roll, set_up, start_haunt
+from bh_helpers import FOUR, act, haunt_round_turns, labels, monster_at, place, roll, set_up, start_haunt
 
 import ghostrules
 from ghostrules.engine import Game, State
@@ -435,21 +435,8 @@ def test_haunt_turn_order_heroes_from_the_traitors_left_then_traitor_then_monste
     """BH-HAUNT-TURN-1/2."""
     base = set_up(game4, FOUR)
     start_haunt(base, traitor="p3")
-    base.set("mon_in", "m1", True)
-    base.set("mon_kind", "m1", "hound")
-    base.set("mon_at", "m1", "upper_landing")
-    base.set("mon_trait", "m1", "speed", 1)
-    base.set("mon_trait", "m1", "might", 1)
-    s = game4.state_at("haunt_round", {}, base, tracing=True)
-    order = []
-    while len(order) < 5:
-        if s.is_chance_node():
-            s.apply_action(s.chance_outcomes()[0][0])
-        elif s.prompt().startswith("what does"):
-            order.append(s.current_player_name())
-            act(s, "end the turn")
-        else:
-            s.apply_action(s.legal_actions()[0])
+    monster_at(base, "upper_landing", speed=1, might=1)
+    s, order = haunt_round_turns(game4, base, 5, pick=0)
     headers = [e.text.split(":")[0] for e in s.log() if e.text.startswith("---")]
     assert order == ["p4", "p1", "p2", "p3", "p4"]
     assert headers[:6] == ["--- hero turn", "--- hero turn", "--- hero turn", "--- traitor turn", "--- monster turn",

@@ -193,15 +193,10 @@ def test_footsteps_extra_die_is_for_the_drawer_in_the_chapel(game4: Game) -> Non
     assert footsteps_dice(game4, "chapel", "entrance_hall") == 2
 
 
-def test_the_traitor_may_ignore_an_event_drawn_by_a_hero(game4: Game) -> None:
-    """BH-TRAITOR-6, p.10 (the traitor's part): "Eldöntheted, hogy egy esemény kártya hatással van-e rád
-    vagy sem. Ha úgy döntessz hogy igen, akkor el kell végezned a kapcsolódó dobásokat": the traitor
-    decides for every event card that would affect it, not only for the ones it draws. When a hero draws
-    the Hideous Shriek ("Every explorer rolls Sanity"), the traitor may stay out of it; the other
-    explorers roll."""
-    base = set_up(game4, FOUR)
-    start_haunt(base, traitor="p2")
-    s = game4.state_at("receive_card", {"s": "p1", "c": "hideous_shriek"}, base, stop=True, tracing=True)
+def assert_only_the_traitor_skips_the_shriek(s: State) -> None:
+    """Play a Hideous Shriek position (traitor p2, Ox Bellows) to its end, every die showing 2, the
+    traitor taking "ignores it" whenever offered: the traitor was asked whether the card affects it,
+    and the three others (not Ox Bellows) made a Sanity roll."""
     prompts: list[str] = []
     while not s.is_terminal():
         if s.is_chance_node():
@@ -214,6 +209,18 @@ def test_the_traitor_may_ignore_an_event_drawn_by_a_hero(game4: Game) -> None:
     rollers = [str(e) for e in s.log() if "makes a sanity roll" in str(e)]
     assert len(rollers) == 3, rollers
     assert not any("Ox Bellows" in r for r in rollers), rollers
+
+
+def test_the_traitor_may_ignore_an_event_drawn_by_a_hero(game4: Game) -> None:
+    """BH-TRAITOR-6, p.10 (the traitor's part): "Eldöntheted, hogy egy esemény kártya hatással van-e rád
+    vagy sem. Ha úgy döntessz hogy igen, akkor el kell végezned a kapcsolódó dobásokat": the traitor
+    decides for every event card that would affect it, not only for the ones it draws. When a hero draws
+    the Hideous Shriek ("Every explorer rolls Sanity"), the traitor may stay out of it; the other
+    explorers roll."""
+    base = set_up(game4, FOUR)
+    start_haunt(base, traitor="p2")
+    s = game4.state_at("receive_card", {"s": "p1", "c": "hideous_shriek"}, base, stop=True, tracing=True)
+    assert_only_the_traitor_skips_the_shriek(s)
 
 
 def test_the_lost_one_with_no_room_left_for_the_floor_leads_to_the_entrance_hall(game4: Game) -> None:
@@ -327,15 +334,4 @@ def test_a_traitor_ignoring_its_own_shriek_spares_only_itself(game4: Game) -> No
     base = set_up(game4, FOUR)
     start_haunt(base, traitor="p2")
     s = draw_event(game4, base, "p2", "hideous_shriek")
-    prompts: list[str] = []
-    while not s.is_terminal():
-        if s.is_chance_node():
-            s.apply_action("die: 2" if s.prompt() == "roll the die" else s.chance_outcomes()[0][0])
-            continue
-        prompts.append(s.prompt())
-        ignore = [a for a in s.legal_actions() if "ignores it" in a.label]
-        s.apply_action(ignore[0] if ignore else s.legal_actions()[0])
-    assert any("affect the traitor" in p for p in prompts), prompts
-    rollers = [str(e) for e in s.log() if "makes a sanity roll" in str(e)]
-    assert len(rollers) == 3, rollers
-    assert not any("Ox Bellows" in r for r in rollers), rollers
+    assert_only_the_traitor_skips_the_shriek(s)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from bh_helpers import FOUR, JENNY, act, labels, monster_at, place, roll, set_up, start_haunt
+from bh_helpers import FOUR, JENNY, act, haunt_round_turns, labels, monster_at, place, roll, set_up, start_haunt
 
 import ghostrules
 from ghostrules.engine import Game, State
@@ -133,21 +133,6 @@ def test_tie_without_the_revealer_goes_to_the_nearest_on_the_left_with_six_playe
     assert base.eval("traitor_pick(highest_might)") == "p4"
 
 
-def turn_order(game: Game, base: State, turns: int) -> list[str]:
-    """Whose explorer turns come next from a haunt round, each ended at once (monsters do nothing)."""
-    s = game.state_at("haunt_round", {}, base)
-    order: list[str] = []
-    while len(order) < turns:
-        if s.is_chance_node():
-            s.apply_action(s.chance_outcomes()[0][0])
-        elif s.prompt().startswith("what does"):
-            order.append(s.current_player_name())
-            act(s, "end the turn")
-        else:
-            s.apply_action(s.legal_actions()[-1])
-    return order
-
-
 @pytest.mark.parametrize("players", [3, 6])
 def test_haunt_rounds_start_left_of_the_traitor_with_three_and_six_players(players: int, game3: Game,
                                                                             game6: Game) -> None:
@@ -157,7 +142,7 @@ def test_haunt_rounds_start_left_of_the_traitor_with_three_and_six_players(playe
     base = set_up(game, names)
     start_haunt(base, traitor="p2")
     heroes = {3: ["p3", "p1"], 6: ["p3", "p4", "p5", "p6", "p1"]}[players]
-    assert turn_order(game, base, 2 * players) == (heroes + ["p2"]) * 2
+    assert haunt_round_turns(game, base, 2 * players)[1] == (heroes + ["p2"]) * 2
 
 
 def test_a_dead_traitor_loses_the_turn_but_the_monsters_still_move(game4: Game) -> None:
@@ -169,17 +154,7 @@ def test_a_dead_traitor_loses_the_turn_but_the_monsters_still_move(game4: Game) 
     monster_at(base, "upper_landing", speed=1, might=1)
     base.set("alive", "p2", False)
     base.set("alive", "p4", False)
-    s = game4.state_at("haunt_round", {}, base, tracing=True)
-    order: list[str] = []
-    while len(order) < 3:
-        if s.is_chance_node():
-            s.apply_action(s.chance_outcomes()[0][0])
-        elif s.prompt().startswith("what does"):
-            order.append(s.current_player_name())
-            act(s, "end the turn")
-        else:
-            order.append(f"{s.current_player_name()}: {s.prompt()}")
-            s.apply_action(s.legal_actions()[-1])
+    s, order = haunt_round_turns(game4, base, 3, note_others=True)
     assert order[:2] == ["p3", "p1"]
     headers = [e.text.split(",")[0] for e in s.log() if e.text.startswith("---")]
     assert headers[2].startswith("--- traitor turn: Ox Bellows is dead")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gs_helpers import COLOURS, act, give, gs_game, labels, place, roll, set_qi, set_up, spend_all
+from gs_helpers import COLOURS, act, exorcism_rolling, give, gs_game, labels, place, roll, set_qi, set_up, spend_all
 
 EDITIONS = ["el", "hu"]
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,8 +121,7 @@ def test_two_captured_dice_add_up_and_come_back_with_the_ghost(game, base):
     place(base, "c48_severed_heads", "red_2")
     assert base.eval("exorcism_dice(yellow)") == 1
     base.set("monk_at", "yellow", "ss")
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True, stop=True)
-    roll(s, "black")
+    s = exorcism_rolling(game, base, "yellow", "black", tracing=True, stop=True)
     act(s, "Severed Heads is exorcised")
     act(s, "takes a black Tao token")  # reward: 1 Tao token
     assert s.get("at", "c47_severed_heads") == "discard"
@@ -155,8 +154,7 @@ def test_coffin_breaker_copy_a_disables_its_boards_power_until_it_leaves(game, b
     moved.set("at", "c03_coffin_breaker", "red_2")
     assert moved.eval("has_power(yellow, pockets)") and not moved.eval("has_power(red, peaks)")
     base.set("monk_at", "yellow", "ss")
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True, stop=True)
-    roll(s, "yellow", "red", "red")
+    s = exorcism_rolling(game, base, "yellow", "yellow", "red", "red", tracing=True, stop=True)
     act(s, "Coffin Breaker is exorcised")
     assert s.get("at", "c03_coffin_breaker") == "discard"
     assert s.eval("has_power(yellow, pockets)")
@@ -227,12 +225,10 @@ def test_walking_corpse_ignores_the_dice_but_not_the_tokens(game, base):
     ... azonban kifejtik rá hatásukat" / EL "Τα ζάρια Tao δεν έχουν κανένα αποτέλεσμα"."""
     place(base, "c02_walking_corpse", "yellow_2")
     base.set("monk_at", "yellow", "ss")
-    s = game.state_at("exorcise", {"m": "yellow"}, base, stop=True)
-    roll(s, "yellow", "yellow", "white")
+    s = exorcism_rolling(game, base, "yellow", "yellow", "yellow", "white", stop=True)
     assert labels(s) == ["the exorcism fails"]
     give(base, "yellow", "yellow", 1)
-    s = game.state_at("exorcise", {"m": "yellow"}, base, stop=True)
-    roll(s, "red", "red", "red")
+    s = exorcism_rolling(game, base, "yellow", "red", "red", "red", stop=True)
     act(s, "Walking Corpse is exorcised")
     assert s.get("at", "c02_walking_corpse") == "discard" and tokens(s, "yellow") == 0
 
@@ -248,8 +244,8 @@ def test_black_widow_blocks_tao_tokens_until_exorcised_but_not_the_circle(game, 
     base.set("tao_supply", "yellow", base.get("tao_supply", "yellow") - 1)
     base.set("monk_at", "yellow", "ss")
     assert base.eval("usable_tokens(yellow, yellow)") == 0
-    s = game.state_at("exorcise", {"m": "yellow"}, base, stop=True)
-    roll(s, "yellow", "yellow", "white")  # 3 with the Circle's -1: enough without tokens
+    # yellow, yellow, white: 3 with the Circle's -1: enough without tokens
+    s = exorcism_rolling(game, base, "yellow", "yellow", "yellow", "white", stop=True)
     act(s, "Yellow Plague is exorcised")
     act(s, "takes a red Tao token")
     act(s, "takes a red Tao token")  # reward: 2 Tao tokens
@@ -257,8 +253,7 @@ def test_black_widow_blocks_tao_tokens_until_exorcised_but_not_the_circle(game, 
     # exorcising the Black Widow: curse die first, then the reward; tokens usable again afterwards
     base.set("monk_at", "yellow", "ww")
     base.set("at", "c10_yellow_plague", "discard")
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True, stop=True)
-    roll(s, "black", "black", "red")
+    s = exorcism_rolling(game, base, "yellow", "black", "black", "red", tracing=True, stop=True)
     act(s, "Black Widow is exorcised")
     assert s.prompt() == "roll the curse_die"
     roll(s, "no effect")
@@ -311,8 +306,7 @@ def test_zombie_curse_can_haunt_in_front_of_the_exorcised_ghost(game, base):
     its slot while its right stone resolves (GS-EXO-6), and discarded afterwards."""
     place(base, "c06_zombie", "yellow_2")
     base.set("monk_at", "yellow", "ss")
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True, stop=True)
-    roll(s, "yellow", "yellow", "red")
+    s = exorcism_rolling(game, base, "yellow", "yellow", "yellow", "red", tracing=True, stop=True)
     act(s, "Zombie is exorcised")
     roll(s, "haunt a tile")
     assert s.get("haunted", "ss") is True and s.get("at", "c06_zombie") == "discard"
@@ -324,8 +318,7 @@ def test_curse_kills_the_exorcist_before_the_reward(game, base):
     place(base, "c50_black_widow", "yellow_2")
     set_qi(base, "yellow", 1)
     base.set("monk_at", "yellow", "ss")
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True, stop=True)
-    roll(s, "black", "black", "red")
+    s = exorcism_rolling(game, base, "yellow", "black", "black", "red", tracing=True, stop=True)
     act(s, "Black Widow is exorcised")
     roll(s, "lose 1 Qi")
     assert s.outcome().result == "step over"  # no "1 Qi or the Yin-Yang" choice for a dead monk
@@ -340,12 +333,10 @@ def test_reward_two_tao_tokens_from_a_short_supply(game, base):
     for c in COLOURS:
         base.set("tao_supply", c, 0)
     base.set("tao_supply", "blue", 1)
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True, stop=True)
-    roll(s, "yellow", "white", "white")
+    s = exorcism_rolling(game, base, "yellow", "yellow", "white", "white", tracing=True, stop=True)
     assert labels(s) == ["the exorcism fails"]  # yellow 4 needs 4 results
     base.set("circle_tao", "yellow", 1)
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True, stop=True)
-    roll(s, "yellow", "white", "white")
+    s = exorcism_rolling(game, base, "yellow", "yellow", "white", "white", tracing=True, stop=True)
     act(s, "Yellow Plague is exorcised")
     assert labels(s) == ["yellow monk takes a blue Tao token"]
     act(s, "takes a blue Tao token")
@@ -576,8 +567,7 @@ def test_the_coffin_breaker_and_zombie_corner_example(game, base):
     place(base, "c06_zombie", "red_1")
     base.set("monk_at", "yellow", "sw")
     assert not base.eval("has_power(yellow, pockets)")
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True, stop=True)
-    roll(s, "yellow", "yellow", "white")
+    s = exorcism_rolling(game, base, "yellow", "yellow", "yellow", "white", tracing=True, stop=True)
     assert labels(s) == ["Coffin Breaker and Zombie are exorcised"]
     act(s, "Coffin Breaker and Zombie are exorcised")
     act(s, "Zombie first")

@@ -1,21 +1,14 @@
 """Ghost Stories: an audit of the monk powers (GS-POWER-*), the Yin phase (GS-YIN-*), ghost placement
 (GS-PLACE-*) and exorcism (GS-EXO-*) against both rulebooks (HU older edition, EL revised edition), in
-exact positions that random play rarely reaches.
-
-Layout used (gs_helpers.LAYOUT):
-
-    Herbalist   Tea House   Pavilion          green board (north)
-    Sorcerer    Watchman    Temple       red (west)      blue (east)
-    Circle      Cemetery    Altar             yellow board (south)
-
-A monk on the Circle of Prayer (sw, a corner) faces yellow_1 and red_1.
+exact positions that random play rarely reaches. The village layout and the Circle of Prayer corner
+(sw, facing yellow_1 and red_1) are those drawn in test_gs_audit.py.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from gs_helpers import COLOURS, act, give, gs_game, labels, place, roll, set_up
+from gs_helpers import COLOURS, act, exorcism_rolling, give, gs_game, labels, place, roll, set_up, yin_phase_of
 
 EDITIONS = ["el", "hu"]
 
@@ -40,8 +33,7 @@ def test_a_tormentor_that_arrives_during_step_1_does_not_roll_in_the_same_yin_ph
     game = gs_game(edition=edition)
     base = set_up(game)
     place(base, "c11_lich", "yellow_1")
-    base.set("active", "yellow")
-    s = game.state_at("yin_phase", {"m": "yellow"}, base, tracing=True)
+    s = yin_phase_of(game, base, "yellow")
     roll(s, "bring a ghost")
     roll(s, "Soul Eater")
     act(s, "Soul Eater to yellow board slot 2")
@@ -59,8 +51,7 @@ def test_both_tormentors_on_the_board_at_the_start_roll(edition):
     base = set_up(game)
     place(base, "c11_lich", "yellow_1")
     place(base, "c55_soul_eater", "yellow_3")
-    base.set("active", "yellow")
-    s = game.state_at("yin_phase", {"m": "yellow"}, base, tracing=True)
+    s = yin_phase_of(game, base, "yellow")
     act(s, "Lich torments first")
     roll(s, "no effect")
     roll(s, "no effect")
@@ -98,8 +89,7 @@ def test_the_mantra_on_a_multicolour_incarnation_does_not_lower_the_other_ghosts
     count the Mantra against the missing black result and offered to exorcise both."""
     game = gs_game(edition=edition)
     base = mantra_corner(game, {"blue": 2, "red": 2, "green": 2, "yellow": 2})
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
-    roll(s, "black", "black", "red")
+    s = exorcism_rolling(game, base, "yellow", "black", "black", "red", tracing=True)
     assert "Dark Wraith and Hope Killer are exorcised" not in labels(s)
     assert "Hope Killer is exorcised" in labels(s)
 
@@ -110,8 +100,7 @@ def test_the_mantra_covers_a_missing_colour_of_the_incarnation_in_a_corner(editi
     Killer's yellow after the roll; three black dice defeat Dark Wraith: both fall."""
     game = gs_game(edition=edition)
     base = mantra_corner(game, {"blue": 2, "red": 2, "green": 2, "yellow": 1})
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
-    roll(s, "black", "black", "black")
+    s = exorcism_rolling(game, base, "yellow", "black", "black", "black", tracing=True)
     assert labels(s) == ["Dark Wraith and Hope Killer are exorcised", "Dark Wraith is exorcised"]
     act(s, "Dark Wraith and Hope Killer are exorcised")
     while labels(s) and labels(s)[0].startswith("spend a "):
@@ -140,8 +129,7 @@ def test_a_ghost_the_dice_alone_defeat_cannot_be_left_for_the_other_one(edition)
     give(base, "yellow", "red", 1)
     base.set("monk_at", "yellow", "sw")
     base.set("active", "yellow")
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
-    roll(s, "red", "blue", "green")
+    s = exorcism_rolling(game, base, "yellow", "red", "blue", "green", tracing=True)
     assert sorted(labels(s)) == ["Perfidious Nymph and Bleeding Eyes are exorcised", "Perfidious Nymph is exorcised"]
     assert "Bleeding Eyes is exorcised" not in labels(s)
 
@@ -158,12 +146,10 @@ def test_either_ghost_when_the_dice_cannot_defeat_both(edition):
     no_tokens(base, "yellow")
     base.set("monk_at", "yellow", "sw")
     base.set("active", "yellow")
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
-    roll(s, "red", "blue", "green")
+    s = exorcism_rolling(game, base, "yellow", "red", "blue", "green", tracing=True)
     assert labels(s) == ["Perfidious Nymph is exorcised"]
     give(base, "yellow", "red", 1)
-    s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
-    roll(s, "red", "white", "green")
+    s = exorcism_rolling(game, base, "yellow", "red", "white", "green", tracing=True)
     assert sorted(labels(s)) == ["Bleeding Eyes is exorcised", "Perfidious Nymph and Bleeding Eyes are exorcised",
                                  "Perfidious Nymph is exorcised"]
 
@@ -191,8 +177,7 @@ def test_the_mountain_protects_only_a_living_green_monk(edition):
     game = gs_game(edition=edition)
     base = set_up(game)
     place(base, "c33_great_putrid", "green_1")
-    base.set("active", "green")
-    s = game.state_at("yin_phase", {"m": "green"}, base, tracing=True)
+    s = yin_phase_of(game, base, "green")
     assert any(e.text == "green monk never rolls the curse die" for e in s.log())
     assert s.prompt() == "draw a card"
     base.set("qi_supply", base.get("qi_supply") + base.get("qi", "green"))

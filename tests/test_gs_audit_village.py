@@ -16,21 +16,11 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import COLOURS, act, give, gs_game, labels, place, roll, rules_fired, set_qi, set_up
+from gs_helpers import (COLOURS, act, buddha_away, buddha_back_in_temple, give, gs_game, kill, labels, place, roll,
+                        rules_fired, set_qi, set_up)
 
 EDITIONS = ["el", "hu"]
 SLOTS = [f"{b}_{k}" for b in ("yellow", "red", "green", "blue") for k in (1, 2, 3)]
-
-
-def kill(state, monk):
-    """A monk as GS-DEATH-1 leaves him: no Qi, no tokens, no Yin-Yang, lying on the Cemetery."""
-    set_qi(state, monk, 0)
-    for c in COLOURS:
-        give(state, monk, c, -state.get("tao", monk, c))
-    state.set("yinyang", monk, 0)
-    state.set("yinyang_supply", monk, 1)
-    state.set("alive", monk, False)
-    state.set("monk_at", monk, "ss")
 
 
 def at(game, base, monk, tile, procedure):
@@ -52,6 +42,28 @@ def skip_to(state, prompt):
                 break
         else:
             raise AssertionError(f"stuck at {state.prompt()!r}: {options}")
+
+
+def asks_for_help(game, base, monk, tile, villager, procedure="take_actions"):
+    """The monk on ``tile`` asks ``villager`` for help in his turn's ``procedure`` (in the Yang phase, after
+    declining the optional steps before it); the position continues from the villager's help."""
+    s = at(game, base, monk, tile, procedure)
+    if procedure == "yang_phase":
+        skip_to(s, "ask for help or exorcise?")
+    act(s, f"{monk} monk asks {villager} for help")
+    return s
+
+
+def exorcise_the_wraith_for_the_yinyang(s, wraith, *faces):
+    """At "ask for help or exorcise?" the yellow monk exorcises Dark Wraith (on his board) with the dice
+    showing ``faces`` and takes its reward, the Yin-Yang back: the ghost is discarded, he holds the
+    Yin-Yang and is asked to use it."""
+    act(s, "yellow monk tries to exorcise")
+    roll(s, *faces)
+    act(s, "Dark Wraith is exorcised")
+    act(s, "yellow monk takes back the Yin-Yang")
+    assert s.get("at", wraith) == "discard" and s.get("yinyang", "yellow") == 1
+    assert s.prompt() == "use the Yin-Yang?"
 
 
 def empty_supply(state, monk):
@@ -125,12 +137,7 @@ def test_yinyang_spent_then_regained_by_a_reward_is_offered_again_in_the_same_tu
     act(s, "a black token goes on the Circle of Prayer")
     assert s.get("circle_tao", "black") == 1 and s.get("yinyang", "yellow") == 0
     skip_to(s, "ask for help or exorcise?")
-    act(s, "yellow monk tries to exorcise")
-    roll(s, "black", "black", "green")
-    act(s, "Dark Wraith is exorcised")
-    act(s, "yellow monk takes back the Yin-Yang")
-    assert s.get("at", wraith) == "discard" and s.get("yinyang", "yellow") == 1
-    assert s.prompt() == "use the Yin-Yang?"
+    exorcise_the_wraith_for_the_yinyang(s, wraith, "black", "black", "green")
     assert "Yin-Yang: yellow monk calls Tea House for help" in labels(s)
     assert s.check_invariants() == []
 
@@ -164,15 +171,13 @@ def test_tea_house_and_herbalist_still_help_from_an_empty_supply(edition):
     game = gs_game(edition=edition)
     base = set_up(game)
     empty_supply(base, "green")
-    s = at(game, base.clone(), "yellow", "nn", "take_actions")
-    act(s, "yellow monk asks Tea House for help")
+    s = asks_for_help(game, base.clone(), "yellow", "nn", "Tea House")
     assert labels(s) == ["no Tao token left in the supply"]
     act(s, "no Tao token left in the supply")
     assert s.get("qi", "yellow") == 5
     assert s.is_chance_node() and s.prompt() == "draw a card"
 
-    h = at(game, base, "yellow", "nw", "take_actions")
-    act(h, "yellow monk asks Herbalist for help")
+    h = asks_for_help(game, base, "yellow", "nw", "Herbalist")
     roll(h, "red", "white")
     act(h, "no Tao token left in the supply")
     assert all(h.get("tao", "yellow", c) == base.get("tao", "yellow", c) for c in COLOURS)
@@ -191,8 +196,7 @@ def test_tea_house_with_twelve_full_slots_heals_then_costs_the_qi(edition):
     for card, slot in zip(deck, SLOTS):
         place(base, card, slot)
     set_qi(base, "yellow", 1)
-    s = at(game, base, "yellow", "nn", "take_actions")
-    act(s, "yellow monk asks Tea House for help")
+    s = asks_for_help(game, base, "yellow", "nn", "Tea House")
     act(s, "yellow monk takes a blue Tao token")
     assert s.get("alive", "yellow") is True and s.get("qi", "yellow") == 1
     assert s.get("tao", "yellow", "blue") == base.get("tao", "yellow", "blue") + 1
@@ -207,8 +211,7 @@ def test_sorcerer_offers_the_ghosts_but_never_the_incarnation(edition):
     base = set_up(game)
     place(base, "Vampire Lord", "yellow_1")
     place(base, "c38_bleeding_eyes", "green_3")
-    s = at(game, base, "red", "ww", "take_actions")
-    act(s, "red monk asks Sorcerer's Hut for help")
+    s = asks_for_help(game, base, "red", "ww", "Sorcerer's Hut")
     assert labels(s) == ["Bleeding Eyes is banished"]
 
 
@@ -224,15 +227,12 @@ def test_sorcerer_at_the_last_qi_banishes_the_ghost_and_kills_the_monk(edition):
     base = set_up(game)
     set_qi(base, "yellow", 1)
     zombie = place(base, "c06_zombie", "red_1")
-    base.set("buddha_temple", 1)
-    base.set("buddha_held", "yellow", 1)
-    s = at(game, base, "yellow", "ww", "yang_phase")
-    skip_to(s, "ask for help or exorcise?")
-    act(s, "yellow monk asks Sorcerer's Hut for help")
+    buddha_away(base, "buddha_held", "yellow")
+    s = asks_for_help(game, base, "yellow", "ww", "Sorcerer's Hut", "yang_phase")
     act(s, "Zombie is banished")
     assert s.get("at", zombie) == "discard"
     assert s.get("alive", "yellow") is False and s.get("qi", "yellow") == 0
-    assert s.get("buddha_held", "yellow") == 0 and s.get("buddha_temple") == 2
+    assert buddha_back_in_temple(s, "buddha_held", "yellow")
     assert s.get("monk_at", "yellow") == "ss"
     assert "GS-CURSE-1" not in rules_fired(s)
     assert not any(e.rule == "GS-BUDDHA-1" and "places" in e.text for e in s.log())
@@ -251,8 +251,7 @@ def test_cemetery_in_a_two_player_game_revives_the_player_not_a_possessed_neutra
     base = set_up(game, playing=["yellow"])
     set_qi(base, "red", 0)
     kill(base, "green")
-    s = at(game, base, "yellow", "ss", "take_actions")
-    act(s, "yellow monk asks Cemetery for help")
+    s = asks_for_help(game, base, "yellow", "ss", "Cemetery")
     assert labels(s) == ["green monk comes back to life"]
     act(s, "green monk comes back to life")
     assert s.get("alive", "green") is True and s.get("qi", "green") == 2
@@ -288,8 +287,7 @@ def test_revived_monk_plays_his_next_turn_normally(edition):
     game = gs_game(edition=edition)
     base = set_up(game)
     kill(base, "red")
-    s = at(game, base, "yellow", "ss", "take_actions")
-    act(s, "yellow monk asks Cemetery for help")
+    s = asks_for_help(game, base, "yellow", "ss", "Cemetery")
     act(s, "red monk comes back to life")
     if s.is_chance_node() and s.prompt() == "roll the curse_die":
         roll(s, "no effect")
@@ -312,8 +310,7 @@ def test_watchman_patrols_a_neutral_board(edition):
     game = gs_game(edition=edition, players=2)
     base = set_up(game, playing=["yellow"])
     skinner = place(base, "c34_skinner", "red_1", figure="stone1")
-    s = at(game, base, "yellow", "cc", "take_actions")
-    act(s, "yellow monk asks Night Watchman for help")
+    s = asks_for_help(game, base, "yellow", "cc", "Night Watchman")
     act(s, "the Night Watchman patrols red monk's board")
     assert s.get("figure", skinner) == "on_card"
 
@@ -325,14 +322,13 @@ def test_buddha_on_a_neutral_board_destroys_the_ghost_placed_there(edition):
     Buddha goes back to the Temple."""
     game = gs_game(edition=edition, players=2)
     base = set_up(game, playing=["yellow"])
-    base.set("buddha_temple", 1)
-    base.set("buddha_on", "red_2", 1)
+    buddha_away(base, "buddha_on", "red_2")
     base.set("active", "yellow")
     s = game.state_at("bring_ghost", {"by": "yellow"}, base, tracing=True)
     roll(s, "Bleeding Eyes")
     act(s, "Bleeding Eyes to red board slot 2")
     assert s.get("at", "c38_bleeding_eyes") == "discard"
-    assert s.get("buddha_on", "red_2") == 0 and s.get("buddha_temple") == 2
+    assert buddha_back_in_temple(s, "buddha_on", "red_2")
     assert s.check_invariants() == []
 
 
@@ -344,8 +340,7 @@ def test_pavilion_moves_only_a_living_companion(edition):
     game = gs_game(edition=edition, players=3)
     base = set_up(game, playing=["yellow", "red", "green"])
     kill(base, "red")
-    s = at(game, base, "yellow", "ne", "take_actions")
-    act(s, "yellow monk asks Pavilion of the Heavenly Winds for help")
+    s = asks_for_help(game, base, "yellow", "ne", "Pavilion of the Heavenly Winds")
     act(s, "no ghost is moved")
     assert sorted(labels(s)) == ["move green monk", "no monk is moved"]
 
@@ -377,14 +372,12 @@ def test_pavilion_moves_an_incarnation_onto_a_buddha_without_destroying_it(editi
     game = gs_game(edition=edition)
     base = set_up(game)
     lord = place(base, "Vampire Lord", "yellow_1")
-    base.set("buddha_temple", 1)
-    base.set("buddha_on", "blue_2", 1)
-    s = at(game, base, "yellow", "ne", "take_actions")
-    act(s, "yellow monk asks Pavilion of the Heavenly Winds for help")
+    buddha_away(base, "buddha_on", "blue_2")
+    s = asks_for_help(game, base, "yellow", "ne", "Pavilion of the Heavenly Winds")
     act(s, "move Vampire Lord")
     act(s, "Vampire Lord moves to blue board slot 2")
     assert s.get("at", lord) == "blue_2"
-    assert s.get("buddha_on", "blue_2") == 0 and s.get("buddha_temple") == 2
+    assert buddha_back_in_temple(s, "buddha_on", "blue_2")
     assert s.check_invariants() == []
 
 
@@ -395,8 +388,7 @@ def test_herbalist_white_result_is_ignored_while_nameless_is_in_play():
     game = gs_game(edition="el")
     base = set_up(game)
     place(base, "Nameless", "green_1")
-    s = at(game, base, "yellow", "nw", "take_actions")
-    act(s, "yellow monk asks Herbalist for help")
+    s = asks_for_help(game, base, "yellow", "nw", "Herbalist")
     roll(s, "red", "white")
     assert s.get("tao", "yellow", "red") == base.get("tao", "yellow", "red") + 1
     assert sum(s.get("tao", "yellow", c) for c in COLOURS) == sum(base.get("tao", "yellow", c) for c in COLOURS) + 1
@@ -415,10 +407,5 @@ def test_at_hell_there_is_no_yinyang_until_a_reward_gives_it(edition):
     assert "use the Yin-Yang?" != s.prompt()
     skip_to(s, "ask for help or exorcise?")
     assert not any(e.text.startswith("yellow monk chooses: keep the Yin-Yang") for e in s.log())
-    act(s, "yellow monk tries to exorcise")
-    roll(s, "black", "black", "black")
-    act(s, "Dark Wraith is exorcised")
-    act(s, "yellow monk takes back the Yin-Yang")
-    assert s.get("at", wraith) == "discard" and s.get("yinyang", "yellow") == 1
-    assert s.prompt() == "use the Yin-Yang?"
+    exorcise_the_wraith_for_the_yinyang(s, wraith, "black", "black", "black")
     assert s.check_invariants() == []

@@ -13,25 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import rules_fired, act, give, gs_game, labels, place, roll, set_qi, set_up
-
-COLOURS = ("yellow", "red", "green", "blue", "black")
+from gs_helpers import COLOURS, act, give, gs_game, kill, labels, place, roll, rules_fired, set_qi, set_up
 
 
 @pytest.fixture
 def game():
     return gs_game()
-
-
-def kill(state, monk):
-    """Make a monk dead as GS-DEATH-1 leaves him: no Qi, no tokens, no Yin-Yang, lying on the Cemetery."""
-    set_qi(state, monk, 0)
-    for c in COLOURS:
-        give(state, monk, c, -state.get("tao", monk, c))
-    state.set("yinyang", monk, 0)
-    state.set("yinyang_supply", monk, 1)
-    state.set("alive", monk, False)
-    state.set("monk_at", monk, "ss")
 
 
 def tokens(state, monk):
