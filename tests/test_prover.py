@@ -331,3 +331,27 @@ def test_a_term_gets_only_the_atom_definitions_it_reaches(monkeypatch: pytest.Mo
     assert len(symbolic.atom_definitions([x > 0], walk_limit=1)) == 3
     monkeypatch.setattr(symbolic, "ALL_ATOMS_UP_TO", 2)
     assert symbolic.atom_definitions([x > 0], walk_limit=1) == []
+
+
+def test_a_split_obligation_gets_a_long_whole_check_before_the_case_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression (CI of 2026-12-01): BT-PLACE's tile conservation, which the whole check proves in
+    about a second, missed a 1 s first try and took 9 minutes case by case. The whole check of an
+    obligation with symbolic write indices now gets SPLIT_FIRST_MS before the split is tried."""
+    from ghostrules.prover import solving
+    from ghostrules.prover.local import Obligation
+    from ghostrules.spec.model import Where
+
+    class NoInvariants:
+        def needs_invariants(self, families: object) -> bool:
+            return False
+
+        def for_families(self, families: object, invariants: bool = True) -> list:
+            return []
+
+    asked: list[int] = []
+    monkeypatch.setattr(solving, "_check", lambda facts, ob, ms: (asked.append(ms), (z3.unsat, z3.Solver()))[1])
+    monkeypatch.setattr(solving, "_split_check", lambda *a: pytest.fail("split although the whole check answered"))
+    ob = Obligation("conservation", "BT-PLACE", Where("tiles.yaml", 1), "pool tiles keeps its totals", [],
+                    z3.BoolVal(True), split=((z3.Int("i"), 3),))
+    answer, _ = solving._solve_as_stated(NoInvariants(), ob, 5000)
+    assert answer == z3.unsat and asked == [solving.SPLIT_FIRST_MS] and solving.SPLIT_FIRST_MS >= 3000
