@@ -265,7 +265,7 @@ def declarations_section(games: list[GameDocs], root: Path) -> list[str]:
     out = heading("Declarations in game.yaml", "-")
     out += ["``game.yaml`` declares the static facts and the state. Each kind below is a value object of "
             ":mod:`ghostrules.spec.model`; the fields are those of the class.", ""]
-    kinds = [("Domains", model.Domain, "domains"), ("Static tables", model.Table, "tables"),
+    kinds = [("Parameters", model.Parameter, "parameters"), ("Domains", model.Domain, "domains"), ("Static tables", model.Table, "tables"),
              ("State slots", model.Var, "vars"), ("Pools", model.Pool, "pools"), ("Dice", model.Die, "dice"),
              ("Events", model.EventDecl, "events"), ("Definitions", model.Definition, "definitions")]
     for title, cls, attr in kinds:
@@ -290,6 +290,9 @@ def declarations_section(games: list[GameDocs], root: Path) -> list[str]:
 
 
 def _describe(item: Any) -> str:
+    if isinstance(item, model.Parameter):
+        only = "".join(f", only with {k} in {list(v)}" for k, v in item.only)
+        return f"{item.name}: {', '.join(map(str, item.values))} (default {item.default}{only})"
     if isinstance(item, model.Domain):
         return f"{item.name}: {', '.join(item.symbols[:8])}" + (" ..." if len(item.symbols) > 8 else "")
     if isinstance(item, model.Table):

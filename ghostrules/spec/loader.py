@@ -520,7 +520,8 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
                                   f"value of this game")
         values = tuple(pbody["values"])
         default = pbody.get("default", values[0])
-        parameters.append(Parameter(str(pname), values, default))
+        only = tuple((str(k), tuple(v if isinstance(v, list) else [v])) for k, v in (pbody.get("only") or {}).items())
+        parameters.append(Parameter(str(pname), values, default, only, str(pbody.get("rule", ""))))
         value = params.get(pname, default)
         if value not in values:
             raise SpecError(f"parameter {pname}={value!r} is not one of {list(values)}")

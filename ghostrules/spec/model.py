@@ -26,9 +26,17 @@ class Where:
 
 @attrs.frozen
 class Parameter:
+    """A setting chosen when a game is loaded (players, level, edition ...). ``only`` limits its
+    values other than the default to the settings of other parameters named there, citing ``rule``
+    (Ghost Stories: ``easy: {values: ["no", "yes"], only: {level: [initiation]}, rule: GS-LEVEL-EASY}``);
+    the loader refuses other combinations, and the proofs and tests that run every configuration
+    skip them."""
+
     name: str
     values: tuple[Union[int, str], ...]
     default: Union[int, str]
+    only: tuple[tuple[str, tuple[Union[int, str], ...]], ...] = ()
+    rule: str = ""
 
 
 @attrs.frozen
