@@ -505,31 +505,17 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
     if not isinstance(top, LDict):
         raise SpecError("expected a mapping at the top of game.yaml", f"{game}/game.yaml", 1)
 
-    parameters = []
+    parameters = read_parameters(top)
     chosen: dict[str, Any] = {}
-    declared = top.get("parameters") or {}
-    for pname, pbody in declared.items():
-        if not isinstance(pbody, LDict) or "values" not in pbody:
-            raise top.error(f"parameter {pname}: expected a mapping with values (and default, only, rule, text)")
-        for k in sorted(set(map(str, pbody)) - PARAMETER_KEYS):
-            raise pbody.error_at(k, f"parameter {pname}: unknown key {k!r}; expected some of {sorted(PARAMETER_KEYS)}")
-        for other, limit in (pbody.get("only") or {}).items():
-            limits = limit if isinstance(limit, list) else [limit]
-            if other not in declared or any(x not in declared[other]["values"] for x in limits):
-                raise pbody.error(f"parameter {pname}: 'only' names {other}={limits!r}, which is not a parameter "
-                                  f"value of this game")
-        values = tuple(pbody["values"])
-        default = pbody.get("default", values[0])
-        only = tuple((str(k), tuple(v if isinstance(v, list) else [v])) for k, v in (pbody.get("only") or {}).items())
-        parameters.append(Parameter(str(pname), values, default, only, str(pbody.get("rule", ""))))
-        value = params.get(pname, default)
-        if value not in values:
-            raise SpecError(f"parameter {pname}={value!r} is not one of {list(values)}")
-        chosen[str(pname)] = value
+    for par in parameters:
+        value = params.get(par.name, par.default)
+        if value not in par.values:
+            raise SpecError(f"parameter {par.name}={value!r} is not one of {list(par.values)}")
+        chosen[par.name] = value
     unknown = set(params) - set(chosen)
     if unknown:
         raise SpecError(f"{game} has no parameter {sorted(unknown)[0]!r}; it has {sorted(chosen)}")
-    problem = setting_problem(top, chosen)
+    problem = setting_problem(parameters, chosen)
     if problem:
         raise SpecError(f"{game}: {problem}")
     supported = top.get("supported") or {}
@@ -706,41 +692,59 @@ def _merge(old: Rule, new: Rule, diff: str) -> Rule:
     return attrs.evolve(new, **changes)
 
 
-def setting_problem(top: Any, settings: dict[str, Any]) -> str:
+def read_parameters(top: LDict) -> list[Parameter]:
+    """The ``parameters:`` of a game.yaml, checked: known keys only, and every ``only`` naming
+    values of another parameter."""
+    declared = top.get("parameters") or {}
+    out = []
+    for pname, pbody in declared.items():
+        if not isinstance(pbody, LDict) or "values" not in pbody:
+            raise top.error(f"parameter {pname}: expected a mapping with values (and default, only, rule, text)")
+        for k in sorted(set(map(str, pbody)) - PARAMETER_KEYS):
+            raise pbody.error_at(k, f"parameter {pname}: unknown key {k!r}; expected some of {sorted(PARAMETER_KEYS)}")
+        only = tuple((str(k), tuple(v if isinstance(v, list) else [v])) for k, v in (pbody.get("only") or {}).items())
+        for other, limits in only:
+            if other not in declared or any(x not in declared[other]["values"] for x in limits):
+                raise pbody.error(f"parameter {pname}: 'only' names {other}={list(limits)!r}, which is not a "
+                                  f"parameter value of this game")
+        values = tuple(pbody["values"])
+        out.append(Parameter(str(pname), values, pbody.get("default", values[0]), only, str(pbody.get("rule", ""))))
+    return out
+
+
+def setting_problem(parameters: Iterable[Parameter], settings: dict[str, Any]) -> str:
     """Why these settings are not a configuration of the game ('' when they are).
 
     A parameter may say ``only: {other: [values]}`` (with the ``rule`` that says so): its values
     other than the default exist only where every other parameter named has one of those values,
     e.g. the easier start of Ghost Stories, which the rulebooks offer at Initiation alone."""
-    for pname, pbody in (top.get("parameters") or {}).items():
-        only = pbody.get("only") or {}
-        value = settings.get(str(pname), pbody.get("default", pbody["values"][0]))
-        if value == pbody.get("default", pbody["values"][0]):
+    parameters = list(parameters)
+    defaults = {par.name: par.default for par in parameters}
+    for par in parameters:
+        value = settings.get(par.name, par.default)
+        if value == par.default:
             continue
-        for other, values in only.items():
-            allowed = values if isinstance(values, list) else [values]
-            other_value = settings.get(str(other), (top["parameters"].get(other) or {}).get("default"))
+        for other, allowed in par.only:
+            other_value = settings.get(other, defaults[other])
             if other_value not in allowed:
-                rule = f" ({pbody['rule']})" if "rule" in pbody else ""
-                return f"{pname}={value!r} is offered only with {other} in {allowed}{rule}, not {other}={other_value!r}"
+                rule = f" ({par.rule})" if par.rule else ""
+                return (f"{par.name}={value!r} is offered only with {other} in {list(allowed)}{rule}, "
+                        f"not {other}={other_value!r}")
     return ""
 
 
 def configurations(game: str, root: Path | None = None) -> list[dict[str, Any]]:
     """Every combination of the game's parameter values that is a configuration (see ``only``)."""
     base = root or SPECS_ROOT
-    top = load_yaml_file(base / game / "game.yaml", base)
-    allowed = {str(k): tuple(v["values"]) for k, v in (top.get("parameters") or {}).items()}
-    names = list(allowed)
-    combos = (dict(zip(names, combo)) for combo in itertools.product(*(allowed[n] for n in names)))
-    return [c for c in combos if not setting_problem(top, c)]
+    parameters = read_parameters(load_yaml_file(base / game / "game.yaml", base))
+    combos = (dict(zip([p.name for p in parameters], combo)) for combo in itertools.product(*(p.values for p in parameters)))
+    return [c for c in combos if not setting_problem(parameters, c)]
 
 
 def parameter_names(game: str, root: Path | None = None) -> dict[str, tuple[Any, ...]]:
     """The parameters a game accepts, with their allowed values (for the command line)."""
     base = root or SPECS_ROOT
-    top = load_yaml_file(base / game / "game.yaml", base)
-    return {str(k): tuple(v["values"]) for k, v in (top.get("parameters") or {}).items()}
+    return {p.name: p.values for p in read_parameters(load_yaml_file(base / game / "game.yaml", base))}
 
 
 __all__ = ["load_spec", "available_games", "games_root", "SpecError", "Expr", "Name", "Where"]
