@@ -234,11 +234,20 @@ def test_large_definitions_as_atoms_change_no_answer(spec_copy: Path, monkeypatc
 
 def test_betrayal_line_of_sight_is_an_atom_and_the_attack_menu_is_proved() -> None:
     """BH-ATTACK-1: the attack's targets (in_sight over 4 x 47 rooms) are an atom shared by the
-    caller's guard, the procedure's requires and its menu: the menu's obligation needs no geometry."""
-    from ghostrules.prover import symbolic
+    caller's guard, the procedure's requires and its menu: the menu's obligation needs no geometry.
+
+    Only the obligations cited to BH-ATTACK-1 itself are solved: the procedure's ranged-attack calls
+    (BH-ATTACK-RANGED-1) take about a minute more and are proved in CI by the Betrayal contracts."""
+    from ghostrules.prover import solving, symbolic
+    from ghostrules.prover.local import LocalProver
     spec = load_spec("betrayal", players=4)
-    results = prove(spec, kinds=["options", "requires"], rules=["BH-ATTACK-1"])
-    assert results and all(r.status == "proved" for r in results)
+    prover = LocalProver(spec, Layout(spec))
+    obligations = [ob for ob in prover.run([r for r in spec.rules if r.id == "BH-ATTACK-1"])
+                   if ob.rule == "BH-ATTACK-1" and ob.kind in ("options", "requires")]
+    assert {ob.kind for ob in obligations} == {"options", "requires"}
+    facts, solved = solving.Facts(prover), solving.Solved()
+    results = [solving.solve(prover, facts, ob, 5000, solved) for ob in obligations]
+    assert all(r.status == "proved" for r in results)
     assert any(name.startswith("in_sight!") for name in symbolic._ATOMS)
 
 
