@@ -3,9 +3,7 @@ that changes the game state. Each builds the position under `hu` and under `el` 
 
 from __future__ import annotations
 
-import pytest
-
-from gs_helpers import act, give, gs_game, labels, place, roll, set_qi, set_up, until_next_turn
+from gs_helpers import act, give, gs_game, labels, place, roll, set_qi, set_up
 
 EDITIONS = ("hu", "el")
 

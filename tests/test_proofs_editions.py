@@ -4,14 +4,12 @@ replays in the engine with differing outcomes (a subset of the differences, to s
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 from pathlib import Path
 
 import pytest
 
 from ghostrules.prover import editions as X
-from ghostrules.query import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBSET = {"ED-4", "ED-9", "ED-12", "ED-20", "ED-23"}

@@ -23,7 +23,7 @@ from ..spec.names import NameProblem, Names
 from ..spec.source import SpecError
 from .hoist import hoist, inline_checks, read_once
 from .layout import Layout
-from .patterns import SlotPatterns, _conjuncts, _mentions
+from .patterns import SlotPatterns, _conjuncts
 from .runtime import _RUNTIME, _no_text
 
 Fn = Callable[[list, dict], Any]

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 from .expr import Call, Expr, Index, Name, walk
 from .model import (Definition, Die, Domain, Invariant, OverlayChange, ScoreLine, EventDecl, Family, GameSpec, Parameter, Pool, Rule, Source, Table, Var,
                     Where)
-from .source import LDict, LList, Located, SpecError, load_csv_file, load_yaml_file
+from .source import LDict, Located, SpecError, load_csv_file, load_yaml_file
 from .statements import expr_at, parse_block, where_of
 
 SPECS_ROOT = Path(__file__).resolve().parent.parent.parent / "specs"
