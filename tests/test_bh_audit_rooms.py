@@ -142,6 +142,15 @@ def test_a_room_without_a_symbol_lets_the_explorer_move_on(game4: Game) -> None:
 # ---- leaving a room: the printed exit rolls (BT-EXIT-ROLL) -----------------------------------------
 
 
+def discover_from_junk_room(game4: Game, base: State) -> State:
+    """p1's turn in the Junk Room (east of the Entrance Hall), opening its east door onto no room yet."""
+    place(base, "junk_room", "ground", "x5y6")
+    base.set("at", "p1", "junk_room")
+    s = game4.state_at("explorer_turn", {"s": "p1"}, base)
+    act(s, "discover a new room through the east door of the Junk Room")
+    return s
+
+
 def test_the_exit_roll_comes_before_the_new_room_is_found(game4: Game) -> None:
     """p.7, BH-ROLL-1 and the Junk Room's printed rule (betrayal_rooms.csv: "On leaving, attempt a Might
     roll of 3+; on a failure lose 1 Speed"): the roll is made on leaving, before the explorer goes
@@ -149,11 +158,8 @@ def test_the_exit_roll_comes_before_the_new_room_is_found(game4: Game) -> None:
     tile is drawn or placed behind the door."""
     base = set_up(game4, FOUR)
     start_haunt(base, traitor="p2")
-    place(base, "junk_room", "ground", "x5y6")  # east of the Entrance Hall
-    base.set("at", "p1", "junk_room")
     base.set("tpos", "p1", "speed", "l1")
-    s = game4.state_at("explorer_turn", {"s": "p1"}, base)
-    act(s, "discover a new room through the east door of the Junk Room")
+    s = discover_from_junk_room(game4, base)
     assert s.is_chance_node() and s.prompt() == "roll the die", s.prompt()  # the Might roll, not a tile
     roll(s, 0, 0, 0, 0)  # Jenny's Might is 4: a total of 0 fails
     assert s.get("alive", "p1") is False
@@ -434,11 +440,7 @@ def test_only_the_discoverer_of_the_collapsed_room_rolls(game4: Game) -> None:
 def test_after_a_passed_exit_roll_the_new_room_is_found(game4: Game) -> None:
     """BT-EXIT-ROLL then BH-DISCOVER-1/2: a Might roll of 3+ on leaving the Junk Room, then the tile behind
     the door is drawn, placed and entered, all for one step."""
-    base = set_up(game4, FOUR)
-    place(base, "junk_room", "ground", "x5y6")
-    base.set("at", "p1", "junk_room")
-    s = game4.state_at("explorer_turn", {"s": "p1"}, base)
-    act(s, "discover a new room through the east door of the Junk Room")
+    s = discover_from_junk_room(game4, set_up(game4, FOUR))
     roll(s, 1, 1, 1, 0)
     assert s.is_chance_node() and s.prompt() == "draw a room"
     s.apply_action("draw: Dusty Hallway")
