@@ -268,8 +268,8 @@ class Reference:
         return len(self.unseen) + (1 if self.incarnation_waiting else 0)
 
     def villager_available(self, v: str) -> bool:
-        if v == "cemetery":
-            return not all(self.alive)
+        if v == "cemetery":                                          # nobody comes back from an empty Qi supply
+            return not all(self.alive) and self.qi_supply > 0
         if v == "altar":
             return any(self.haunted)
         if v == "sorcerer":
