@@ -377,3 +377,19 @@ def test_python_tags_on_collections_run_nothing(toy: Broken, tmp_path: Path, fil
 def test_tags_on_collections_are_refused(toy: Broken, value: str) -> None:
     toy.edit(GAME, "title: Toy race (engine self-test)", "title: " + value)
     check(toy.error(), GAME, 2, "tag")
+
+
+@pytest.mark.parametrize("row, fields", [('2,Bell,"sanity:1",a reading, with a comma', 5), ("3,Book", 2)])
+def test_a_csv_row_with_the_wrong_number_of_fields(tmp_path: Path, row: str, fields: int) -> None:
+    """A card table row whose cell holds an unquoted comma (or lost a cell) is refused with its line,
+    not read with a cut or shifted cell (betrayal cards.csv had two such rows)."""
+    from ghostrules.spec.source import load_csv_file
+    table = tmp_path / "cards.csv"
+    table.write_text(f'number,name,gain,reading\n1,Axe,"might:0",fine\n{row}\n', encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_csv_file(table, tmp_path)
+    assert info.value.file == "cards.csv" and info.value.line == 3, str(info.value)
+    assert f"row has {fields} fields, the header has 4" in str(info.value)
+    table.write_text('number,name,gain,reading\n1,Axe,"might:0","fine, quoted"\n\n', encoding="utf-8")
+    assert load_csv_file(table, tmp_path) == [(2, {"number": "1", "name": "Axe", "gain": "might:0",
+                                                   "reading": "fine, quoted"})]

@@ -156,13 +156,20 @@ def load_yaml_file(path: Path, root: Path | None = None) -> Any:
 
 
 def load_csv_file(path: Path, root: Path | None = None) -> list[tuple[int, dict[str, str]]]:
-    """Rows of a CSV table as (line number, row) pairs; the header is line 1."""
+    """Rows of a CSV table as (line number, row) pairs; the header is line 1. A row with more or
+    fewer fields than the header (an unquoted comma, a lost cell) is refused with its line."""
     name = str(path.relative_to(root)) if root and path.is_relative_to(root) else str(path)
     text = path.read_text(encoding="utf-8")
-    reader = csv.DictReader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader, None)
     rows = []
     for row in reader:
-        rows.append((reader.line_num, {k: (v or "") for k, v in row.items()}))
+        if not row:
+            continue  # a blank line
+        if len(row) != len(header):
+            raise SpecError(f"row has {len(row)} fields, the header has {len(header)} "
+                            f"(a comma inside a cell needs the cell in double quotes)", name, reader.line_num)
+        rows.append((reader.line_num, dict(zip(header, row))))
     if not rows:
         raise SpecError("table has no rows", name, 1)
     return rows
