@@ -230,3 +230,26 @@ def test_ed29_dead_monk_and_the_incarnation_yinyang():
         b[e].set("yinyang", "red", 0)
         b[e].set("yinyang_supply", "red", 1)
         assert b[e].eval("may_receive_incarnation_yinyang(red)") == (e == "hu")
+
+
+def test_every_rule_a_game_log_cites_applies_to_its_configuration() -> None:
+    """A log line cites a rule of the edition played, or one that edition's overlay adopts where its
+    text is silent (editions/hu.yaml ``notes``: ED-6 adopts GS-EXO-9's choice between two ghosts).
+    A lone ghost's exorcism cites GS-EXO-3, not the EL-only GS-EXO-9 (it did, in both editions), and a
+    Normal or 4-player setup no longer cites the Hell, Nightmare or 1-3 player rules (it did)."""
+    import ghostrules
+    seen: set[str] = set()
+    for edition in EDITIONS:
+        for players, level, seeds in [(2, "normal", 12), (4, "initiation", 4), (1, "hell", 4), (3, "nightmare", 4)]:
+            game = ghostrules.load_game("ghost-stories", players=players, level=level, edition=edition)
+            settings = dict(game.spec.settings)
+            applying = {r.id for r in game.spec.rules if r.applies_to(settings)}
+            for seed in range(seeds):
+                cited = {e.rule for e in ghostrules.play(game, seed=seed, tracing=True).log() if e.rule}
+                assert cited <= applying, (edition, players, level, seed, sorted(cited - applying))
+                seen |= cited
+    assert {"GS-EXO-3", "GS-EXO-9"} <= seen
+    hu = {r.id: r for r in gs_game(players=2, level="normal", edition="hu").spec.rules}
+    el = {r.id: r for r in gs_game(players=2, level="normal", edition="el").spec.rules}
+    assert hu["GS-EXO-9"].editions == ("el",) and hu["GS-EXO-9"].adopted[0].startswith("ED-6: HU is silent")
+    assert el["GS-EXO-9"].adopted == () and not el["GS-EXO-8"].adopted

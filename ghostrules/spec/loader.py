@@ -652,10 +652,18 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
             diff = str(_need(sdoc, "difference", "overlay score", doc))
             score = read_score(_need(sdoc, "lines", "overlay score", doc), sdoc)
             changes.append(OverlayChange(diff, fname, "score", "score", str(sdoc.get("note", ""))))
+        by_id = {r.id: i for i, r in enumerate(rules)}
         for entry in doc.get("notes") or []:
             diff = str(_need(entry, "difference", "overlay note", doc))
-            changes.append(OverlayChange(diff, fname, "note", ", ".join(str(x) for x in entry.get("rules", [])),
-                                         str(_need(entry, "note", "overlay note", doc))))
+            note = str(_need(entry, "note", "overlay note", doc))
+            named = [str(x) for x in entry.get("rules", [])]
+            for rid in named:  # a rule of other editions: this one's overlay adopts it where its text is silent
+                if rid not in by_id:
+                    raise entry.error(f"overlay note names unknown rule {rid}")
+                r = rules[by_id[rid]]
+                if r.editions and str(doc.get("overlay", "")) not in r.editions:
+                    rules[by_id[rid]] = _with(r, adopted=r.adopted + (f"{diff}: {note}",))
+            changes.append(OverlayChange(diff, fname, "note", ", ".join(named), note))
 
     seen: dict[str, Rule] = {}
     for r in rules:

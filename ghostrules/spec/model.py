@@ -290,6 +290,9 @@ class Rule:
     formal_where: Union[Where, None] = None  # the line of its 'when:' or 'value:'
     on_where: Union[Where, None] = None  # the line of its 'on:'
     requires: Union[Expr, None] = None  # a procedure's precondition: callers must make it true
+    # where the loaded configuration's overlay adopts this rule although its edition's text is silent
+    # (an overlay's ``notes`` entry naming it): "ED-6: HU is silent; the shared choice ... applies."
+    adopted: tuple[str, ...] = ()
 
     @property
     def formal_at(self) -> Where:
@@ -298,7 +301,7 @@ class Rule:
     def applies_to(self, settings: dict[str, Union[int, str]]) -> bool:
         """Does this rule concern the configuration (edition and the other parameters)?"""
         edition = settings.get("edition")
-        if edition is not None and self.editions and edition not in self.editions:
+        if edition is not None and self.editions and edition not in self.editions and not self.adopted:
             return False
         return all(settings.get(k, v[0]) in v for k, v in self.configurations)
 
