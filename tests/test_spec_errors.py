@@ -393,3 +393,19 @@ def test_a_csv_row_with_the_wrong_number_of_fields(tmp_path: Path, row: str, fie
     table.write_text('number,name,gain,reading\n1,Axe,"might:0","fine, quoted"\n\n', encoding="utf-8")
     assert load_csv_file(table, tmp_path) == [(2, {"number": "1", "name": "Axe", "gain": "might:0",
                                                    "reading": "fine, quoted"})]
+
+
+def test_an_overlay_note_naming_an_unknown_rule(tmp_path: Path) -> None:
+    """An overlay's ``notes`` entry adopts the rules it names in its edition; a name that is no rule is
+    refused at the entry's line (a typo would otherwise adopt nothing, silently)."""
+    shutil.copytree(Path(__file__).resolve().parents[1] / "specs" / "ghost-stories", tmp_path / "ghost-stories")
+    hu = tmp_path / "ghost-stories" / "editions" / "hu.yaml"
+    text = hu.read_text(encoding="utf-8")
+    old = "{difference: ED-6, rules: [GS-EXO-9],"
+    assert text.count(old) == 1
+    hu.write_text(text.replace(old, "{difference: ED-6, rules: [GS-EXO-99],"), encoding="utf-8")
+    line = next(i + 1 for i, s in enumerate(hu.read_text(encoding="utf-8").splitlines()) if "GS-EXO-99" in s)
+    with pytest.raises(SpecError) as info:
+        load_spec("ghost-stories", root=tmp_path, edition="hu")
+    assert "unknown rule GS-EXO-99" in str(info.value) and info.value.line == line, str(info.value)
+    assert Path(info.value.file).as_posix() == "ghost-stories/editions/hu.yaml"
