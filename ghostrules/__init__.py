@@ -12,11 +12,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .engine import (CHANCE, TERMINAL, Action, Game, IllegalActionError, LogEntry, Outcome, SpecRuntimeError,
-                     State, play, random_policy)
+from .engine import (CHANCE, TERMINAL, Action, ActionLimitError, Game, IllegalActionError, LogEntry, Outcome,
+                     SpecRuntimeError, State, play, random_policy)
 from .spec import SpecError, available_games, load_spec
 
-__all__ = ["Action", "CHANCE", "Game", "IllegalActionError", "LogEntry", "Outcome", "SpecError",
+__all__ = ["Action", "ActionLimitError", "CHANCE", "Game", "IllegalActionError", "LogEntry", "Outcome", "SpecError",
            "SpecRuntimeError", "State", "TERMINAL", "available_games", "load_game", "load_scenario", "play",
            "random_policy"]
 __version__ = "0.1.0"

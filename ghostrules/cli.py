@@ -24,6 +24,8 @@ from .render.command import add_render_command
 
 DEFAULT_GAME = "ghost-stories"
 WIDTH = 88
+# the widest configuration cell of the `ghostrules prove` table (longer ones are shortened, with a count)
+CONFIGURATION_WIDTH = 72
 # log kinds shown only with --verbose
 VERBOSE_KINDS = {"set"}
 
@@ -76,7 +78,8 @@ def _trace_lines(log: Sequence[Any], verbose: bool) -> list[str]:
         if entry.kind in VERBOSE_KINDS and not verbose:
             continue
         if _is_header(entry):
-            lines.append("")
+            if lines:  # a blank line between sections, none before the first
+                lines.append("")
             lines.append(f"[{entry.rule}] {entry.text}")
         else:
             lines.append(f"{INDENT}[{entry.rule}] {entry.text}")
@@ -144,6 +147,8 @@ def _first_sentence(text: str, limit: int = 90) -> str:
 
 def _editions(rule: Rule) -> str:
     shown = ",".join(rule.editions) or "all"
+    if rule.adopted:  # the loaded edition's overlay adopts it where its own text is silent
+        shown += " (adopted)"
     return f"{shown} [{rule.overlay}]" if rule.overlay else shown
 
 
@@ -175,10 +180,34 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _short_configuration(text: str, width: int = CONFIGURATION_WIDTH) -> str:
+    """A prove table cell of at most ``width`` characters: a result that holds for several
+    configurations ("a; b; c") keeps the first ones that fit and counts them all (--json has them all)."""
+    if len(text) <= width:
+        return text
+    parts = text.split("; ")
+    tail = f" ... ({len(parts)} configurations)" if len(parts) > 1 else "..."
+    kept = ""
+    for part in parts:
+        longer = f"{kept}; {part}" if kept else part
+        if len(longer) + len(tail) > width:
+            break
+        kept = longer
+    if not kept:  # not even the first configuration fits
+        kept = parts[0][:max(0, width - len(tail))].rstrip()
+    return kept + tail
+
+
 def cmd_prove(args: argparse.Namespace) -> int:
     """Run every proof file of proofs/ for the game (see ghostrules.prover.runner.discover)."""
-    from .prover.lanes import run_files
-    from .prover.runner import discover
+    try:
+        from .prover.lanes import run_files
+        from .prover.runner import discover
+    except ModuleNotFoundError as exc:  # z3-solver comes with the dev extra, not with the plain install
+        if exc.name != "z3":
+            raise
+        raise UsageError("'ghostrules prove' needs the Z3 solver, which is not installed: "
+                         "pip install -e '.[dev]' (or pip install z3-solver)") from None
     _game_parameters(args.game)  # an unknown game is a usage error
     options = {"all_configurations": not args.default_configuration, "timeout_ms": args.timeout_ms,
                "out_dir": args.out, "jobs": args.jobs}
@@ -206,11 +235,12 @@ def cmd_prove(args: argparse.Namespace) -> int:
         print(json.dumps(rows, ensure_ascii=False, default=str))
     else:
         wp = max(len(r["property"]) for r in rows)
-        wc = max(len(r["configuration"]) for r in rows)
+        shown = [_short_configuration(r["configuration"]) for r in rows]
+        wc = max(len("configuration"), *(len(c) for c in shown))
         print(f"{'property':{wp}}  {'configuration':{wc}}  {'result':7}  {'time':>6}  rule IDs")
-        for r in rows:
+        for r, configuration in zip(rows, shown):
             ids = ", ".join(r["rule_ids"][:4]) + (f" +{len(r['rule_ids']) - 4}" if len(r["rule_ids"]) > 4 else "")
-            print(f"{r['property']:{wp}}  {r['configuration']:{wc}}  {r['status']:7}  {r['seconds']:6.2f}  {ids}")
+            print(f"{r['property']:{wp}}  {configuration:{wc}}  {r['status']:7}  {r['seconds']:6.2f}  {ids}")
         for r in failing[:20]:
             print(f"\n{r['status'].upper()} {r['property']} ({r['configuration']}): {r['detail']}")
             cx = r.get("counterexample") or {}
@@ -258,7 +288,24 @@ def _find_rule(game: Any, rule_id: str) -> Rule:
             return r
     close = difflib.get_close_matches(rule_id.upper(), ids, n=6, cutoff=0.6)
     hint = f"; did you mean: {', '.join(close)}" if close else "; see 'ghostrules rules list'"
+    owner = _other_game_with_rule(game.spec.name, rule_id)
+    if owner:
+        hint = f"; it is a rule of {owner}: add --game {owner}"
     raise UsageError(f"no rule {rule_id!r} in {game.spec.name}{hint}")
+
+
+def _other_game_with_rule(current: str, rule_id: str) -> str | None:
+    """The first other game folder under specs/ whose spec has the rule ``rule_id`` (any case)."""
+    for other in available_games():
+        if other == current:
+            continue
+        try:
+            rules = load_game(other).spec.rules
+        except SpecError:  # a broken spec elsewhere must not hide the real error
+            continue
+        if any(r.id.upper() == rule_id.upper() for r in rules):
+            return other
+    return None
 
 
 def cmd_rules_show(args: argparse.Namespace) -> int:
@@ -269,6 +316,8 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
     out += _wrap(rule.text)
     out.append("")
     out.append(f"Editions: {', '.join(rule.editions) or 'all'}")
+    for note in rule.adopted:
+        out.append(f"Adopted in this edition, whose text is silent: {note}")
     configurations = getattr(rule, "configurations", ())
     if configurations:
         out.append("Applies to: " + "; ".join(f"{k} in {', '.join(map(str, v))}" for k, v in configurations))

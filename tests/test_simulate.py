@@ -127,6 +127,10 @@ def test_random_policy_works_for_another_game():
     run = simulate("betrayal", 2, parameters={"players": 3}, seed=1, workers=1, win="heroes")
     assert run.summary["games"] == 2
     assert set(run.summary["results"]) <= {"heroes", "traitor", "error"}
+    assert run.summary["win_result"] == "heroes"
+    assert simulate("betrayal", 0, parameters={"players": 3}).summary["win_result"] is None  # no 'win' result
+    with pytest.raises(ValueError, match="betrayal has no result 'hero' for --win; its results: heroes, traitor"):
+        simulate("betrayal", 2, parameters={"players": 3}, win="hero")  # refused before any game is played
 
 
 def test_dask_executor_gives_the_same_results():

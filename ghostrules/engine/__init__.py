@@ -4,9 +4,9 @@ Nothing in this package names or knows any particular game; games live in ``spec
 """
 
 from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
-from .errors import IllegalActionError, SpecRuntimeError
+from .errors import ActionLimitError, IllegalActionError, SpecRuntimeError
 from .game import Game, play, random_policy, sample_chance
 from .state import State
 
-__all__ = ["Action", "CHANCE", "Game", "IllegalActionError", "LogEntry", "Outcome", "Score", "SpecRuntimeError", "State",
-           "TERMINAL", "play", "random_policy", "sample_chance"]
+__all__ = ["Action", "ActionLimitError", "CHANCE", "Game", "IllegalActionError", "LogEntry", "Outcome", "Score",
+           "SpecRuntimeError", "State", "TERMINAL", "play", "random_policy", "sample_chance"]

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from ..spec.model import GameSpec
 from .actions import Action, Outcome
-from .errors import IllegalActionError
+from .errors import ActionLimitError
 from .layout import Layout
 from .program import Program, RandomI, RollI
 from .state import State
@@ -150,4 +150,4 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
         if on_step is not None:
             on_step(state)
             node = state._node()  # the callback may have changed the position
-    raise IllegalActionError(f"game did not end within {max_actions} actions")
+    raise ActionLimitError(max_actions)

@@ -6,7 +6,9 @@
     ghostrules ask SCENARIO odds ["ACTION"] [--outcome EXPR] [--horizon PROC|decision|turn] [--maximise EXPR] [--budget N]
     ghostrules ask SCENARIO can GOAL within N
     ... --json                                                              # one JSON document
-    ... --verbose                                                           # next: every state change too
+    ... --verbose                                                           # next: also every value set
+
+The options may come before the scenario, between it and the question, or after the question.
 
 Errors are one paragraph on stderr (file:line for scenarios), exit code 2; never a traceback.
 """
@@ -33,7 +35,35 @@ def add_ask_parser(sub: Any) -> None:
     p.add_argument("question", nargs=argparse.REMAINDER,
                    help="legal [ACTION] | next ACTION... | odds [ACTION] [--outcome EXPR] | can GOAL within N")
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--outcome", metavar="EXPR",
+                   help="odds: the probability of this condition (or win / lose) at the horizon")
+    p.add_argument("--horizon", metavar="PROC|decision|turn",
+                   help="odds: where to stop (default: when the procedure that offered the action returns)")
+    p.add_argument("--maximise", "--maximize", dest="maximise", metavar="EXPR",
+                   help="odds: what the decisions in between maximise (default: --outcome, else the game's objective)")
+    p.add_argument("--budget", metavar="N", help="odds: at most N positions (default 5000)")
+    p.add_argument("--verbose", action="store_true",
+                   help="next: also every value set (the trace shows the other steps anyway)")
     p.set_defaults(func=cmd_ask)
+
+
+# the options of each question kind: any other is refused rather than silently ignored
+_OPTIONS = {"outcome": ("odds",), "horizon": ("odds",), "maximise": ("odds",), "budget": ("odds",),
+            "verbose": ("next",)}
+
+
+def _question(args: argparse.Namespace, words: list[str], scenario: Any) -> dict[str, Any]:
+    """The question asked: the words (or the file's own question) with the options given anywhere."""
+    q = dict(parse_question(words if words else scenario.question))
+    q.pop("json", None)  # how to print, not part of the question
+    for name in _OPTIONS:
+        value = getattr(args, name, None)
+        if value is not None and value is not False:
+            q[name] = value
+    for name, kinds in _OPTIONS.items():
+        if q.get(name) not in (None, False) and q["ask"] not in kinds:
+            raise QueryError(f"--{name} applies only to {' and '.join(kinds)}, not to {q['ask']}")
+    return q
 
 
 def _fail(message: str) -> int:
@@ -47,8 +77,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     words = [w for w in words if w != "--json"]
     try:
         scenario = load(args.scenario)
-        question = parse_question(words) if words else None
-        answer = ask(scenario, question)
+        answer = ask(scenario, _question(args, words, scenario))
     except (SpecError, QueryError, IllegalActionError, SpecRuntimeError, ValueError, KeyError,
             RecursionError) as exc:
         return _fail(str(exc))

@@ -36,7 +36,8 @@ def add_simulate_command(sub: Any) -> None:
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local worker processes, or a Dask cluster (pip install 'ghostrules[dask]')")
     p.add_argument("--scheduler", help="with --executor dask: the scheduler's address (default: a local cluster)")
-    p.add_argument("--win", default="win", help="the result counted as a win (default 'win')")
+    p.add_argument("--win", help="the result counted as a win, one of the game's results "
+                                 "(default 'win' when the game has it)")
     p.add_argument("--csv", metavar="FILE", help="write one row per game")
     p.add_argument("--json", metavar="FILE", help="write the summary as JSON ('-' for standard output)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -23,8 +23,10 @@ from typing import Any
 import attrs
 
 from .. import load_game
-from ..engine import IllegalActionError, SpecRuntimeError, State
+from ..engine import Game, IllegalActionError, SpecRuntimeError, State
 from ..engine.game import play
+from ..spec.model import EndStmt
+from ..spec.render import iter_statements
 from .policy import load_policy
 from .stats import summarise
 
@@ -186,14 +188,18 @@ def default_workers() -> int:
 
 def simulate(game: str, games: int, parameters: dict[str, Any] | None = None, policy: str = "random",
              seed: int = 0, workers: int | None = None, executor: str = "local", scheduler: str | None = None,
-             progress: Progress | None = None, win: str = "win", client: Any = None,
+             progress: Progress | None = None, win: str | None = None, client: Any = None,
              max_actions: int = 100_000) -> Simulation:
     """Play ``games`` seeded games of ``game`` and summarise them.
 
     ``policy`` is ``random``, ``heuristic`` (``specs/<game>/policy.yaml``) or a policy file's path;
     ``workers`` defaults to every core; ``executor`` is ``local`` (worker processes) or ``dask``
     (``scheduler`` address, or a local cluster; or an existing ``client``). The rows and the
-    summary depend only on the game, its parameters, the policy, ``seed`` and ``games``."""
+    summary depend only on the game, its parameters, the policy, ``seed`` and ``games``.
+
+    ``win`` is the result counted as a win: one the game's rules can end with (another is a
+    ValueError listing them); by default ``win`` when the game has that result, else no win line
+    (every result is listed with its rate)."""
     if games < 0:
         raise ValueError("the number of games must be 0 or more")
     if executor not in EXECUTORS:
@@ -201,6 +207,7 @@ def simulate(game: str, games: int, parameters: dict[str, Any] | None = None, po
     params = dict(parameters or {})
     # load here first: a bad parameter or policy file is reported once, before any worker starts
     loaded = load_game(game, **params)
+    win = win_result(loaded, win)
     load_policy(game, policy)
     job = Job(game, tuple(sorted(params.items())), policy, seed, max_actions)
     workers = default_workers() if workers is None else max(1, workers)
@@ -211,6 +218,17 @@ def simulate(game: str, games: int, parameters: dict[str, Any] | None = None, po
         rows = _run_local(job, games, workers, progress)
     rows.sort(key=lambda r: r["game"])
     return Simulation(job, dict(loaded.spec.settings), rows, summarise(rows, win))
+
+
+def win_result(game: Game, asked: str | None) -> str | None:
+    """The result counted as a win: ``asked``, which must be one that the game's rules can end with;
+    without it ``win`` when the game has that result, else None (no win line, every result listed)."""
+    results = sorted({s.result for r in game.spec.rules for s in iter_statements(r.body) if isinstance(s, EndStmt)})
+    if asked is None:
+        return "win" if "win" in results else None
+    if asked not in results:
+        raise ValueError(f"{game.spec.name} has no result {asked!r} for --win; its results: {', '.join(results) or 'none'}")
+    return asked
 
 
 def seeds(seed: int, games: int) -> Iterable[int]:

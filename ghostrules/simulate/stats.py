@@ -40,8 +40,11 @@ def distribution(values: Iterable[float]) -> dict[str, float]:
             "median": quantile(xs, 0.5), "q3": quantile(xs, 0.75), "max": xs[-1]}
 
 
-def summarise(rows: Sequence[dict[str, Any]], win: str = "win") -> dict[str, Any]:
-    """The summary of per-game rows (see ``runner.GameRecord.row``)."""
+def summarise(rows: Sequence[dict[str, Any]], win: str | None = "win") -> dict[str, Any]:
+    """The summary of per-game rows (see ``runner.GameRecord.row``).
+
+    ``win`` is the result counted as a win; None (a game without such a result) leaves the win
+    fields None and only the per-result rates."""
     n = len(rows)
     results = Counter(r["result"] for r in rows)
     rates = {}
@@ -49,8 +52,8 @@ def summarise(rows: Sequence[dict[str, Any]], win: str = "win") -> dict[str, Any
         lo, hi = wilson(count, n)
         rates[result] = {"games": count, "rate": round(count / n, 6) if n else 0.0,
                          "ci95": [round(lo, 6), round(hi, 6)]}
-    wins = results.get(win, 0)
-    lo, hi = wilson(wins, n)
+    wins = results.get(win, 0) if win is not None else None
+    lo, hi = wilson(wins or 0, n)
     reasons = Counter((r["result"], r["rule"], r["reason"]) for r in rows)
     lines: dict[str, list[float]] = {}
     for r in rows:
@@ -61,8 +64,8 @@ def summarise(rows: Sequence[dict[str, Any]], win: str = "win") -> dict[str, Any
         "games": n,
         "win_result": win,
         "wins": wins,
-        "win_rate": round(wins / n, 6) if n else 0.0,
-        "win_rate_ci95": [round(lo, 6), round(hi, 6)],
+        "win_rate": None if wins is None else round(wins / n, 6) if n else 0.0,
+        "win_rate_ci95": None if wins is None else [round(lo, 6), round(hi, 6)],
         "results": rates,
         "end_reasons": [{"result": res, "rule": rule, "reason": reason, "games": count}
                         for (res, rule, reason), count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))],
@@ -78,9 +81,10 @@ def summary_lines(summary: dict[str, Any], title: str) -> list[str]:
     """The summary as readable text."""
     n = summary["games"]
     out = [title, ""]
-    lo, hi = summary["win_rate_ci95"]
-    out.append(f"{summary['win_result']}: {summary['wins']}/{n} = {100 * summary['win_rate']:.1f} % "
-               f"(95 % Wilson interval {100 * lo:.1f}-{100 * hi:.1f} %)")
+    if summary["win_result"] is not None:
+        lo, hi = summary["win_rate_ci95"]
+        out.append(f"{summary['win_result']}: {summary['wins']}/{n} = {100 * summary['win_rate']:.1f} % "
+                   f"(95 % Wilson interval {100 * lo:.1f}-{100 * hi:.1f} %)")
     others = [(k, v) for k, v in summary["results"].items() if k != summary["win_result"]]
     for result, row in others:
         lo, hi = row["ci95"]
@@ -93,6 +97,8 @@ def summary_lines(summary: dict[str, Any], title: str) -> list[str]:
     out.append("")
     for key, name in (("turns", "turns"), ("actions", "actions"), ("score", "score")):
         d = summary[key]
+        if key == "score" and not summary["score_lines"]:  # the game declares no score
+            continue
         if d.get("n"):
             out.append(f"{name:8} mean {d['mean']:8.2f}   min {d['min']:g}  q1 {d['q1']:g}  median {d['median']:g}  "
                        f"q3 {d['q3']:g}  max {d['max']:g}")
