@@ -298,11 +298,12 @@ def test_bloody_vision_frenzy_attacks_a_monster_when_no_explorer_is_there(game4:
     """BC-EVENT-BLOODY-VISION (event 3): "0-1 = you must attack an explorer or monster in your room or an
     adjacent one (if you can), choosing the lowest-Might explorer if possible" (the ON card: "If an
     explorer or monster is in your room ... you must attack it (if you can)"). A hero alone with a monster
-    in its room attacks the monster."""
+    in its room, the others out of reach (the Upper Landing is reached by stairs, not through a door),
+    attacks the monster."""
     base = set_up(game4, FOUR)
     start_haunt(base, traitor="p2")
     for seat in ("p2", "p3", "p4"):
-        base.set("at", seat, "foyer")
+        base.set("at", seat, "upper_landing")
     monster_at(base, "entrance_hall")
     s = draw_event(game4, base, "p1", "bloody_vision")
     drive(s)  # every die blank: the Sanity roll is 0

@@ -171,13 +171,14 @@ def test_disquieting_sounds_equal_to_the_omens_is_enough(game4: Game) -> None:
 def test_mystic_slide_drawn_in_the_basement_does_nothing(game4: Game) -> None:
     """BC-EVENT-MYSTIC-SLIDE (event 24: "The floor falls from under you"; "5+ = go to any explored room on a
     lower floor. 0-4 = draw tiles until a basement room turns up, place it, fall into it, and take 1 die of
-    physical damage"), and BH-OPEN-39, which the rule names: "An event that cannot apply to its drawer
-    (... the Mystic Slide drawn in the basement)" - decision: "Nothing happens; the card is discarded."
-    Drawn in the Crypt, the card asked a Might roll and dropped the explorer into a new basement room; now
-    no roll, no Slide token, no new room and no damage."""
+    physical damage"), and BH-OPEN-39: the card, drawn in the basement, goes to the next explorer on the
+    left who is not there, and "Discard this card if all of the explorers are in the basement". Drawn in
+    the Crypt with everyone there, the card asked a Might roll and dropped the explorer into a new
+    basement room; now no roll, no Slide token, no new room and no damage."""
     base = set_up(game4, FOUR)
     place(base, "crypt", "basement", "x4y3")
-    base.set("at", "p1", "crypt")
+    for seat in ("p1", "p2", "p3", "p4"):
+        base.set("at", seat, "crypt")
     before = levels(game4, base)
     s = game4.state_at("receive_card", {"s": "p1", "c": "mystic_slide"}, base, stop=True, tracing=True)
     assert play(s, []) == 0

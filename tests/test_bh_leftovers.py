@@ -136,11 +136,14 @@ def test_a_monster_may_drop_from_the_gallery_into_the_ballroom(game4: Game) -> N
 # ---- It Is Meant to Be (betrayal_cards.md event 19) ----------------------------------------------------
 
 
-def test_it_is_meant_to_be_keeps_the_whole_four_dice_total_for_a_later_roll(game4: Game) -> None:
+def test_it_is_meant_to_be_keeps_the_total_but_caps_it_at_the_later_roll_s_maximum(game4: Game) -> None:
     """BC-EVENT-IT-IS-MEANT-TO-BE (an event, event 19): "roll 4 dice, write down the total, and later use
-    it in place of one roll you make". Four dice of 0-2 total at most 8, so the kept total is the dice as
-    rolled, nothing doubled and nothing cut; used for a later Knowledge roll at the lowest position (fewer
-    dice than could show 8) it stands in whole, and it is gone after one use."""
+    it in place of one roll you make"; the printed card goes on: "If that number is higher than the
+    maximum possible result, use the maximum possible result instead" (Ongion/betrayal and
+    tkindy/betrayal-api transcriptions). This test used to check the opposite (a kept 8 standing in whole
+    for a Knowledge roll of fewer dice); it now checks the card's rule: the total is kept as rolled (8),
+    and used for a later Knowledge roll at the lowest position (Jenny's Knowledge 2: 2 dice, at most 4)
+    it counts 4; it is gone after one use."""
     base = set_up(game4, FOUR)
     s = game4.state_at("receive_card", {"s": "p1", "c": "it_is_meant_to_be"}, base, stop=True)
     act(s, "roll 4 dice")
@@ -149,9 +152,9 @@ def test_it_is_meant_to_be_keeps_the_whole_four_dice_total_for_a_later_roll(game
     base.set("saved_roll", "p1", 8)
     base.set("tpos", "p1", "knowledge", "l1")
     s = game4.state_at("trait_roll", {"s": "p1", "t": "knowledge", "extra": 0, "why": "plain"}, base, stop=True)
-    assert s.eval("value(p1, knowledge)") < 4
+    assert s.eval("value(p1, knowledge)") == 2
     act(s, "use the kept roll of 8")
-    assert s.get("roll_total") == 8 and s.get("saved_roll", "p1") == -1
+    assert s.get("roll_total") == 4 and s.get("saved_roll", "p1") == -1
 
 
 # ---- the steal threshold and the Armor (BH-ATTACK-STEAL-1) ------------------------------------------
