@@ -81,3 +81,48 @@ def haunt_round_turns(game: Game, base: State, turns: int, pick: int = -1,
 
 JENNY = "Jenny LeClerc"
 FOUR = [JENNY, "Ox Bellows", "Madame Zostra", "Peter Akimoto"]
+
+
+def holds(state: State, seat: str, *cards: str) -> None:
+    """``seat`` holds ``cards`` (taken out of their decks)."""
+    for card in cards:
+        state.set("in_deck", card, 0)
+        state.set("held", seat, card, 1)
+
+
+def lies_here(state: State, room: str, *cards: str) -> None:
+    """``cards`` lie in an item pile in ``room`` (taken out of their decks)."""
+    for card in cards:
+        state.set("in_deck", card, 0)
+        state.set("in_pile", card, 1)
+        state.set("pile_room", card, room)
+
+
+def play_out(s: State, faces: list[int] | tuple[int, ...] = (), choose: dict[str, str] | None = None) -> int:
+    """Play a position built with ``stop=True`` to its end: dice show ``faces`` in order (then 0), other
+    chance nodes their first outcome; a decision takes the first option whose label starts with the text
+    given for its prompt's start, else its first option. Returns the number of dice rolled."""
+    faces = list(faces)
+    choose = dict(choose or {})
+    dice = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            if s.prompt() == "roll the die":
+                dice += 1
+                s.apply_action(f"die: {faces.pop(0) if faces else 0}")
+            else:
+                s.apply_action(s.chance_outcomes()[0][0])
+            continue
+        picked = None
+        for start, option in choose.items():
+            if s.prompt().startswith(start):
+                picked = next((a for a in s.legal_actions() if a.label.startswith(option)), None)
+                assert picked is not None, (s.prompt(), option, labels(s))
+        s.apply_action(picked if picked is not None else s.legal_actions()[0])
+    return dice
+
+
+def trait_levels(game: Game, state: State, seat: str = "p1") -> dict[str, int]:
+    """The four trait positions of ``seat``, as indexes of the level track."""
+    lvl = game.layout.domains["lvl"]
+    return {t: lvl.index(str(state.get("tpos", seat, t))) for t in ("speed", "might", "sanity", "knowledge")}

@@ -14,7 +14,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from bh_helpers import FOUR, act, labels, place, set_up
+from bh_helpers import FOUR, act, place, play_out, set_up, trait_levels
 
 import ghostrules
 from ghostrules.engine import Game, State
@@ -25,45 +25,16 @@ def game4() -> Game:
     return ghostrules.load_game("betrayal", players=4)
 
 
-def play(s: State, faces: list[int], choose: dict[str, str] | None = None) -> int:
-    """Play a position built with ``stop=True`` to its end: the dice show ``faces`` in order (then 0), a
-    decision takes the first option whose label starts with the text given for its prompt's start, else
-    its first option. Returns the number of dice rolled."""
-    faces = list(faces)
-    choose = dict(choose or {})
-    dice = 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            if s.prompt() == "roll the die":
-                dice += 1
-                s.apply_action(f"die: {faces.pop(0) if faces else 0}")
-            else:
-                s.apply_action(s.chance_outcomes()[0][0])
-            continue
-        picked = None
-        for start, option in choose.items():
-            if s.prompt().startswith(start):
-                picked = next((a for a in s.legal_actions() if a.label.startswith(option)), None)
-                assert picked is not None, (s.prompt(), option, labels(s))
-        s.apply_action(picked if picked is not None else s.legal_actions()[0])
-    return dice
-
-
-def levels(game: Game, s: State, seat: str = "p1") -> dict[str, int]:
-    lvl = game.layout.domains["lvl"]
-    return {t: lvl.index(str(s.get("tpos", seat, t))) for t in ("speed", "might", "sanity", "knowledge")}
-
-
 def change(game: Game, card: str, faces: list[int], setup=None, choose=None) -> dict[str, int]:
     """Jenny LeClerc (p1) draws ``card`` in the Entrance Hall, before the haunt; the dice show ``faces``.
     Returns the change of each of her traits (in track positions)."""
     base = set_up(game, FOUR)
     if setup:
         setup(base)
-    before = levels(game, base)
+    before = trait_levels(game, base)
     s = game.state_at("receive_card", {"s": "p1", "c": card}, base, stop=True, tracing=True)
-    play(s, faces, choose)
-    after = levels(game, s)
+    play_out(s, faces, choose)
+    after = trait_levels(game, s)
     return {t: after[t] - before[t] for t in before if after[t] != before[t]}
 
 
@@ -150,7 +121,7 @@ def test_mists_from_the_walls_adds_dice_in_an_event_room(game4: Game) -> None:
         place(base, "crypt", "basement", "x4y3")
         base.set("at", "p1", "crypt")
         s = game4.state_at("receive_card", {"s": "p1", "c": "mists_from_the_walls"}, base, stop=True)
-        return play(s, faces)
+        return play_out(s, faces)
     assert rolled([1]) == 4 + 2
     assert rolled([]) == 4 + 3
 
@@ -179,13 +150,13 @@ def test_mystic_slide_drawn_in_the_basement_does_nothing(game4: Game) -> None:
     place(base, "crypt", "basement", "x4y3")
     for seat in ("p1", "p2", "p3", "p4"):
         base.set("at", seat, "crypt")
-    before = levels(game4, base)
+    before = trait_levels(game4, base)
     s = game4.state_at("receive_card", {"s": "p1", "c": "mystic_slide"}, base, stop=True, tracing=True)
-    assert play(s, []) == 0
+    assert play_out(s, []) == 0
     assert s.get("at", "p1") == "crypt"
     assert s.get("token_box", "tk_slide") == 1
     assert s.get("discarded", "mystic_slide") == 1
-    assert levels(game4, s) == before
+    assert trait_levels(game4, s) == before
     assert s.get("left_for", "basement") == base.get("left_for", "basement")
 
 
@@ -196,7 +167,7 @@ def test_mystic_slide_drawn_above_the_basement_still_opens(game4: Game) -> None:
     place(base, "gardens", "ground", "x5y6")
     base.set("at", "p1", "gardens")
     s = game4.state_at("receive_card", {"s": "p1", "c": "mystic_slide"}, base, stop=True)
-    play(s, [])
+    play_out(s, [])
     assert s.get("token_on", "gardens", "tk_slide") == 1
     assert s.get("rfloor", str(s.get("at", "p1"))) == "basement"
 
@@ -214,7 +185,7 @@ def test_revolving_wall_with_no_room_for_the_floor_puts_no_token(game4: Game) ->
     base.set("at", "p1", "gardens")
     base.set("left_for", "ground", 0)
     s = game4.state_at("receive_card", {"s": "p1", "c": "revolving_wall"}, base, stop=True)
-    play(s, [])
+    play_out(s, [])
     assert s.get("discarded", "revolving_wall") == 1
     assert s.get("token_box", "tk_wall") == 1
     assert s.get("token_on", "gardens", "tk_wall") == 0

@@ -11,33 +11,15 @@ losses of cards that change hands.
 from __future__ import annotations
 
 import pytest
-from bh_helpers import FOUR, act, labels, monster_at, roll, set_up, start_haunt
+from bh_helpers import FOUR, act, holds, labels, lies_here, monster_at, roll, set_up, start_haunt, trait_levels
 
 import ghostrules
-from ghostrules.engine import Game, State
+from ghostrules.engine import Game
 
 
 @pytest.fixture(scope="module")
 def game4() -> Game:
     return ghostrules.load_game("betrayal", players=4)
-
-
-def holds(state: State, seat: str, *cards: str) -> None:
-    for card in cards:
-        state.set("in_deck", card, 0)
-        state.set("held", seat, card, 1)
-
-
-def lies_here(state: State, room: str, *cards: str) -> None:
-    for card in cards:
-        state.set("in_deck", card, 0)
-        state.set("in_pile", card, 1)
-        state.set("pile_room", card, room)
-
-
-def levels(game: Game, state: State, seat: str) -> dict[str, int]:
-    lvl = game.layout.domains["lvl"]
-    return {t: lvl.index(str(state.get("tpos", seat, t))) for t in ("speed", "might", "sanity", "knowledge")}
 
 
 # ---- the Spirit Board (omen 13) ------------------------------------------------------------------------
@@ -86,14 +68,14 @@ def test_the_dog_takes_the_fetched_item_out_of_its_pile(game4: Game) -> None:
     base = set_up(game4, FOUR)
     holds(base, "p1", "dog")
     lies_here(base, "foyer", "amulet_of_the_ages")
-    before = levels(game4, base, "p1")
+    before = trait_levels(game4, base, "p1")
     s = game4.state_at("explorer_turn", {"s": "p1"}, base)
     act(s, "use the Dog")
     act(s, "the Dog fetches the Amulet of the Ages")
     assert s.get("held", "p1", "amulet_of_the_ages") == 1
     assert s.get("in_pile", "amulet_of_the_ages") == 0
     assert str(s.get("pile_room", "amulet_of_the_ages")) == "none"
-    after = levels(game4, s, "p1")
+    after = trait_levels(game4, s, "p1")
     assert all(after[t] == min(before[t] + 1, 8) for t in before), (before, after)
     assert "use the Dog" not in labels(s)  # once per turn
 
@@ -137,13 +119,13 @@ def test_the_blood_dagger_costs_a_speed_per_attack(game4: Game) -> None:
     base = set_up(game4, FOUR)
     start_haunt(base, traitor="p2")
     holds(base, "p1", "blood_dagger")
-    speed = levels(game4, base, "p1")["speed"]
+    speed = trait_levels(game4, base, "p1")["speed"]
     s = game4.state_at("explorer_turn", {"s": "p1"}, base)
     act(s, "attack")
     act(s, "attack Ox")
     act(s, "attack with the Blood Dagger")  # a Might attack, the only trait offered
     assert s.get("weapon_bonus") == 3
-    assert levels(game4, s, "p1")["speed"] == speed - 1
+    assert trait_levels(game4, s, "p1")["speed"] == speed - 1
 
 
 def test_the_defender_adds_no_weapon(game4: Game) -> None:
@@ -172,7 +154,7 @@ def test_a_stolen_amulet_moves_its_traits_with_it(game4: Game) -> None:
     holds(base, "p2", "amulet_of_the_ages")
     for t in ("speed", "might", "sanity", "knowledge"):  # the loss of 3 leaves Ox alive (the game goes on)
         base.set("tpos", "p2", t, "l5")
-    thief, victim = levels(game4, base, "p1"), levels(game4, base, "p2")
+    thief, victim = trait_levels(game4, base, "p1"), trait_levels(game4, base, "p2")
     s = game4.state_at("explorer_turn", {"s": "p1"}, base)
     act(s, "attack")
     act(s, "attack Ox")
@@ -180,8 +162,8 @@ def test_a_stolen_amulet_moves_its_traits_with_it(game4: Game) -> None:
     roll(s, 1, 1, 0, 0, 0, 0)        # Ox Bellows: Might 6 (position 5), total 2
     act(s, "steal the Amulet of the Ages")
     assert s.get("held", "p1", "amulet_of_the_ages") == 1
-    assert levels(game4, s, "p1") == {t: min(v + 1, 8) for t, v in thief.items()}
-    assert levels(game4, s, "p2") == {t: v - 3 for t, v in victim.items()}
+    assert trait_levels(game4, s, "p1") == {t: min(v + 1, 8) for t, v in thief.items()}
+    assert trait_levels(game4, s, "p2") == {t: v - 3 for t, v in victim.items()}
 
 
 def test_a_worn_mask_comes_off_when_it_is_given_away(game4: Game) -> None:
@@ -191,13 +173,13 @@ def test_a_worn_mask_comes_off_when_it_is_given_away(game4: Game) -> None:
     base = set_up(game4, FOUR)
     holds(base, "p1", "mask")
     base.set("mask_on", "p1", True)
-    before = levels(game4, base, "p1")
+    before = trait_levels(game4, base, "p1")
     s = game4.state_at("explorer_turn", {"s": "p1"}, base)
     act(s, "give an item")
     act(s, "the Mask")
     act(s, "Ox")
     act(s, "Ox Bellows takes the Mask")
-    after = levels(game4, s, "p1")
+    after = trait_levels(game4, s, "p1")
     assert (after["sanity"], after["knowledge"]) == (before["sanity"] + 2, before["knowledge"] - 2)
     assert s.get("mask_on", "p1") is False and s.get("mask_on", "p2") is False
 
@@ -214,10 +196,10 @@ def test_dropping_one_of_the_bell_book_and_candle_breaks_the_set(game4: Game) ->
     for card in ("Bell", "Book", "Candle"):
         act(s, f"take the {card}")
     assert s.get("set_bonus", "p1") is True
-    assert levels(game4, s, "p1") == {"speed": 7, "might": 7, "sanity": 8, "knowledge": 8}
+    assert trait_levels(game4, s, "p1") == {"speed": 7, "might": 7, "sanity": 8, "knowledge": 8}
     t = game4.state_at("to_pile", {"s": "p1", "c": "bell"}, s)
-    assert levels(game4, t, "p1") == {"speed": 5, "might": 5, "sanity": 5, "knowledge": 6}
+    assert trait_levels(game4, t, "p1") == {"speed": 5, "might": 5, "sanity": 5, "knowledge": 6}
     assert t.get("set_broken", "p1") is True
     u = game4.state_at("pick_up_items", {"s": "p1"}, t, stop=True)
     act(u, "take the Bell")
-    assert levels(game4, u, "p1") == {"speed": 5, "might": 5, "sanity": 6, "knowledge": 6}
+    assert trait_levels(game4, u, "p1") == {"speed": 5, "might": 5, "sanity": 6, "knowledge": 6}

@@ -13,7 +13,7 @@ sight.
 from __future__ import annotations
 
 import pytest
-from bh_helpers import FOUR, act, labels, monster_at, place, roll, set_up, start_haunt
+from bh_helpers import FOUR, act, holds, labels, monster_at, place, play_out, set_up, start_haunt
 
 import ghostrules
 from ghostrules.engine import Game, State
@@ -24,12 +24,6 @@ def game4() -> Game:
     return ghostrules.load_game("betrayal", players=4)
 
 
-def holds(state: State, seat: str, *cards: str) -> None:
-    for card in cards:
-        state.set("in_deck", card, 0)
-        state.set("held", seat, card, 1)
-
-
 def blank_dice(s: State) -> int:
     """Feed blank faces while the position asks for dice; return how many."""
     n = 0
@@ -37,27 +31,6 @@ def blank_dice(s: State) -> int:
         s.apply_action("die: 0")
         n += 1
     return n
-
-
-def play(s: State, faces: list[int] | None = None, choose: dict[str, str] | None = None) -> None:
-    """Play a position built with ``stop=True`` to its end: dice show ``faces`` in order (then 0), other
-    chance nodes their first outcome, a decision the first option whose label starts with the text given
-    for its prompt's start, else its first option."""
-    faces = list(faces or [])
-    choose = dict(choose or {})
-    while not s.is_terminal():
-        if s.is_chance_node():
-            if s.prompt() == "roll the die":
-                s.apply_action(f"die: {faces.pop(0) if faces else 0}")
-            else:
-                s.apply_action(s.chance_outcomes()[0][0])
-            continue
-        picked = None
-        for start, option in choose.items():
-            if s.prompt().startswith(start):
-                picked = next((a for a in s.legal_actions() if a.label.startswith(option)), None)
-                assert picked is not None, (s.prompt(), option, labels(s))
-        s.apply_action(picked if picked is not None else s.legal_actions()[0])
 
 
 def level(game: Game, s: State, seat: str, trait: str) -> int:
@@ -132,11 +105,11 @@ def test_bloody_vision_frenzy_attacks_an_explorer_in_the_next_room(game4: Game) 
     base.set("at", "p3", "upper_landing")
     base.set("at", "p4", "upper_landing")
     s = game4.state_at("receive_card", {"s": "p1", "c": "bloody_vision"}, base, stop=True, tracing=True)
-    play(s)
+    play_out(s)
     assert any("against Ox Bellows" in str(e) for e in s.log()), [str(e) for e in s.log()][-8:]
     base.set("at", "p2", "upper_landing")
     s = game4.state_at("receive_card", {"s": "p1", "c": "bloody_vision"}, base, stop=True, tracing=True)
-    play(s)
+    play_out(s)
     assert not any("rolls" in str(e) and "against" in str(e) for e in s.log()), [str(e) for e in s.log()]
 
 
@@ -151,7 +124,7 @@ def test_bloody_vision_prefers_the_weakest_explorer_in_reach_to_a_monster_here(g
     base.set("at", "p4", "foyer")
     monster_at(base, "entrance_hall")
     s = game4.state_at("receive_card", {"s": "p1", "c": "bloody_vision"}, base, stop=True, tracing=True)
-    play(s)
+    play_out(s)
     log = [str(e) for e in s.log()]
     assert any("against Peter Akimoto" in e for e in log), log[-8:]
     assert not any("for monster 1" in e for e in log), log[-8:]
@@ -170,7 +143,7 @@ def test_image_in_the_mirror_b_passes_to_the_next_explorer_on_the_left_with_an_i
     holds(base, "p4", "candle")
     k3, k1 = level(game4, base, "p3", "knowledge"), level(game4, base, "p1", "knowledge")
     s = game4.state_at("receive_card", {"s": "p1", "c": "image_in_the_mirror_version_b"}, base, stop=True)
-    play(s)
+    play_out(s)
     assert s.get("held", "p3", "axe") == 0 and s.get("in_deck", "axe") == 1
     assert s.get("held", "p4", "candle") == 1
     assert level(game4, s, "p3", "knowledge") == k3 + 1
@@ -183,7 +156,7 @@ def test_image_in_the_mirror_b_with_no_item_anywhere_is_discarded(game4: Game) -
     base = set_up(game4, FOUR)
     before = {p: level(game4, base, p, "knowledge") for p in ("p1", "p2", "p3", "p4")}
     s = game4.state_at("receive_card", {"s": "p1", "c": "image_in_the_mirror_version_b"}, base, stop=True)
-    play(s)
+    play_out(s)
     assert {p: level(game4, s, p, "knowledge") for p in before} == before
     assert s.get("discarded", "image_in_the_mirror_version_b") == 1
 
@@ -201,7 +174,7 @@ def test_mystic_slide_drawn_in_the_basement_opens_under_the_next_explorer_above(
     base.set("at", "p2", "crypt")
     cards_before = held_cards(game4, base, "p3")
     s = game4.state_at("receive_card", {"s": "p1", "c": "mystic_slide"}, base, stop=True)
-    play(s)
+    play_out(s)
     assert s.get("token_on", "entrance_hall", "tk_slide") == 1
     where = str(s.get("at", "p3"))
     assert where not in ("entrance_hall", "crypt") and s.get("rfloor", where) == "basement"
@@ -218,7 +191,7 @@ def test_mystic_slide_with_everyone_in_the_basement_is_discarded(game4: Game) ->
     for p in ("p1", "p2", "p3", "p4"):
         base.set("at", p, "crypt")
     s = game4.state_at("receive_card", {"s": "p1", "c": "mystic_slide"}, base, stop=True)
-    play(s)
+    play_out(s)
     assert s.get("token_box", "tk_slide") == 1
     assert all(s.get("at", p) == "crypt" for p in ("p1", "p2", "p3", "p4"))
     assert s.get("left_for", "basement") == base.get("left_for", "basement")

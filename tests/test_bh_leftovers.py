@@ -10,44 +10,16 @@ the monsters' use of the Gallery (the rulebook's "erkély").
 from __future__ import annotations
 
 import pytest
-from bh_helpers import FOUR, act, labels, monster_at, place, roll, set_up, start_haunt
+from bh_helpers import (FOUR, act, holds, labels, lies_here, monster_at, place, play_out, roll, set_up,
+                        start_haunt)
 
 import ghostrules
-from ghostrules.engine import Game, State
+from ghostrules.engine import Game
 
 
 @pytest.fixture(scope="module")
 def game4() -> Game:
     return ghostrules.load_game("betrayal", players=4)
-
-
-def holds(state: State, seat: str, *cards: str) -> None:
-    for card in cards:
-        state.set("in_deck", card, 0)
-        state.set("held", seat, card, 1)
-
-
-def lies_here(state: State, room: str, *cards: str) -> None:
-    for card in cards:
-        state.set("in_deck", card, 0)
-        state.set("in_pile", card, 1)
-        state.set("pile_room", card, room)
-
-
-def finish(s: State, choose: dict[str, str] | None = None) -> None:
-    """Play a position built with ``stop=True`` to its end: every die 0, every other chance node its first
-    outcome, a decision the first option whose label starts with the text given for its prompt's start."""
-    choose = dict(choose or {})
-    while not s.is_terminal():
-        if s.is_chance_node():
-            s.apply_action("die: 0" if s.prompt() == "roll the die" else s.chance_outcomes()[0][0])
-            continue
-        picked = None
-        for start, option in choose.items():
-            if s.prompt().startswith(start):
-                picked = next((a for a in s.legal_actions() if a.label.startswith(option)), None)
-                assert picked is not None, (s.prompt(), option, labels(s))
-        s.apply_action(picked if picked is not None else s.legal_actions()[0])
 
 
 # ---- Grave Dirt (betrayal_cards.md event 13) ---------------------------------------------------------
@@ -61,7 +33,7 @@ def test_grave_dirt_is_discarded_when_an_item_gained_raises_a_trait(game4: Game)
     holds(base, "p1", "grave_dirt")
     lies_here(base, "entrance_hall", "book")
     s = game4.state_at("pick_up_items", {"s": "p1"}, base, stop=True)
-    finish(s, choose={"what does": "take the Book"})
+    play_out(s, choose={"what does": "take the Book"})
     assert s.get("held", "p1", "book") == 1
     assert s.get("held", "p1", "grave_dirt") == 0 and s.get("discarded", "grave_dirt") == 1
 
@@ -104,7 +76,7 @@ def test_grave_dirt_stays_when_the_item_cannot_raise_the_trait(game4: Game) -> N
     base.set("tpos", "p1", "sanity", "l8")
     lies_here(base, "entrance_hall", "holy_symbol")
     s = game4.state_at("pick_up_items", {"s": "p1"}, base, stop=True)
-    finish(s, choose={"what does": "take the Holy Symbol"})
+    play_out(s, choose={"what does": "take the Holy Symbol"})
     assert s.get("held", "p1", "holy_symbol") == 1
     assert s.get("held", "p1", "grave_dirt") == 1
 
@@ -206,7 +178,7 @@ def test_the_dead_leave_omen_items_in_the_pile_and_their_wards_in_place(game4: G
     lvl = game4.layout.domains["lvl"]
     knowledge = lvl.index(str(s.get("tpos", "p3", "knowledge")))
     t = game4.state_at("pick_up_items", {"s": "p3"}, s, stop=True)
-    finish(t, choose={"what does": "take the Book"})
+    play_out(t, choose={"what does": "take the Book"})
     assert t.get("held", "p3", "book") == 1
     assert lvl.index(str(t.get("tpos", "p3", "knowledge"))) == min(knowledge + 2, lvl.index("l8"))
     assert not t.eval("exists(c in [bite, grave_dirt] if in_pile[c] == 1)")
