@@ -406,3 +406,22 @@ def test_bonecracker_and_death_army_on_a_dead_monks_board():
     act(s, "blue monk takes the loss")
     assert s.get("qi", "blue") == 3 and s.get("qi", "red") == 0
     assert s.check_invariants() == []
+
+
+def test_an_exorcist_killed_by_the_incarnations_curse_leaves_the_reward_to_a_living_monk():
+    """GS-INC-GEN-5 ("a játékosok eldönthetik, melyikük kapja a jutalmat"; EL p7 "Οι παίκτες αποφασίζουν"):
+    the team decides who gets the incarnation's Qi. At Nightmare, the yellow monk at 1 Qi exorcises Hope
+    Killer (not the last incarnation) and its curse die takes his last Qi: the choice goes to a living
+    monk (the team's voice, OQ-14), not to the dead exorcist, and the dead monk is not among the options."""
+    from test_gs_audit import exorcise_from, last_exorcism_with_cards_left
+    game = gs_game(level="nightmare")
+    base = last_exorcism_with_cards_left(game, "el", 5)
+    base.set("at", "c56_howling_nightmare", "green_1")  # another incarnation, still in play
+    base.set("incarnations_left", 2)
+    set_qi(base, "yellow", 1)
+    s = exorcise_from(game, base, "Hope Killer is exorcised")
+    roll(s, "lose 1 Qi")
+    assert s.get("alive", "yellow") is False
+    assert s.prompt() == "who receives the incarnation's Qi?"
+    assert s.current_player_name() == "red"
+    assert not any(label.startswith("yellow") for label in labels(s)), labels(s)
