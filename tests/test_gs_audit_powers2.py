@@ -283,3 +283,23 @@ def test_mountain_and_the_cemetery_curse_die(edition, rolls):
     act(s, "yellow monk comes back to life")
     assert (s.prompt() == "roll the curse_die") is rolls
     assert any(e.text == "green monk never rolls the curse die" for e in s.log()) is not rolls
+
+
+def test_second_wind_asks_twice_only_on_the_tile_where_it_began():
+    """GS-POWER-BLUE-SECONDWIND (HU "Az általa elfoglalt helyszínen kétszer kérheti az ott lévő falubeli
+    segítségét"; EL p9 "Από το πλακίδιο που βρίσκεται, μπορεί να ζητήσει 2 φορές τη βοήθεια ενός χωρικού"):
+    the villager of his tile, twice. Solo, EL's Pavilion may move his own monk; moved to the Herbalist by
+    the first help, he was offered the Herbalist's help as the second one."""
+    game = gs_game(players=1, edition="el")
+    base = set_up(game, powers={"blue": "secondwind"}, playing=["blue"])
+    base.set("monk_at", "blue", "ne")
+    base.set("active", "blue")
+    place(base, "c06_zombie", "blue_2")
+    s = game.state_at("take_actions", {"m": "blue"}, base, tracing=True)
+    act(s, "blue monk asks Pavilion")
+    act(s, "no ghost is moved")
+    act(s, "move blue monk")
+    act(s, "blue monk moves to Herbalist")
+    assert s.get("monk_at", "blue") == "nw"
+    assert not any("asks Herbalist" in e.text for e in s.log())
+    assert s.prompt() != "ask for help or exorcise?", labels(s)
