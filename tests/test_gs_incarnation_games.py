@@ -117,7 +117,13 @@ def test_games_with_incarnations_keep_invariants(config: tuple[str, str, int], s
 def test_incarnations_arrive_in_the_shortened_deck(config: tuple[str, str, int]) -> None:
     game = game_for(*config)
     several = game.new_initial_state().eval("incarnation_count") > 1  # Nightmare and Hell
-    arrivals = [play_towards_incarnations(game, seed)[1] for seed in range(5)]
+    # at least five games, and more (up to twelve) until one brings the second incarnation: about 40 % of
+    # the Hell 1p games do, so five seeds alone all fell short once a rule fix changed the random paths
+    arrivals: list[int] = []
+    for seed in range(12):
+        arrivals.append(play_towards_incarnations(game, seed)[1])
+        if len(arrivals) >= 5 and max(arrivals) >= (2 if several else 1):
+            break
     assert max(arrivals) >= (2 if several else 1), arrivals
     assert max(arrivals) <= (4 if several else 1)
 
