@@ -15,6 +15,7 @@ Actions"), each against the plain way it replaces:
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from speed_helpers import compile_hoisted, positions_along, traced_record
@@ -181,4 +182,6 @@ def test_range_checks_written_in_place_agree_with_the_helpers() -> None:
         args = (v, {"a": rng.randint(-1, 3)}, rng.randint(-1, 2))
         assert outcome(inlined, *args) == outcome(plain, *args)
     game = ghostrules.load_game(*CONFIGS[0][:1], **CONFIGS[0][1])
-    assert any("if 0 <= _t" in s and "else -1)" in s for s in game.program.exprs.block_sources)
+    sources = game.program.exprs.block_sources  # both forms are written in place in the real game's blocks
+    assert any("if 0 <= _t" in s and "else _bad(" in s for s in sources)  # _ck on a temporary
+    assert any(re.search(r"\(v\[\d+ \+ _q\d+\] if 0 <= v\[\d+ \+ _q\d+\] < \d+ else -1\)", s) for s in sources)  # _within

@@ -97,9 +97,13 @@ def test_exact_odds_agree_with_20000_seeded_samples(text: str, outcome: str, hor
 
 
 # ---- the search's position keys (engine/liveness.py) ----------------------------------------------
-FOUR_DICE_AND_REROLL = (HEAD + "powers: {yellow: pockets, red: peaks, green: mountain, blue: gust}\n"
+# the Favourite is lent through its power-token slot, which needs a neutral board showing it: 3 players,
+# the neutral yellow board made to show the Favourite (a slot no setup gives it: it is green's other side)
+FOUR_DICE_AND_REROLL = ("game: ghost-stories\nplayers: 3\nlevel: initiation\nedition: el\n"
+                        "boards: [red, green, blue]\npowers: {yellow: pockets, red: peaks, green: mountain, blue: gust}\n"
                         "monks:\n  green: {at: ww}\nghosts:\n  red_2: Bleeding Eyes\n"
-                        'slots: {"borrowed[favourite]": true}\nturn: {active: green, step: exorcise}\n')
+                        'slots: {"power[yellow]": favourite, "borrowed[favourite]": true}\n'
+                        "turn: {active: green, step: exorcise}\n")
 
 
 def test_four_dice_and_a_reroll_within_the_default_budget() -> None:

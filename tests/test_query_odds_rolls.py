@@ -25,14 +25,17 @@ HEAD = "game: ghost-stories\nplayers: 4\nlevel: initiation\nedition: el\n"
 
 def scenario(dice: int, reroll: bool, tokens: dict[str, int]) -> str:
     """A monk next to Bleeding Eyes (red 2) exorcises with 3 or 4 Tao dice (green, with the Mountain),
-    with or without the Favourite's reroll (green's own power with 3 dice; lent through its
-    power-token slot with 4; yellow exorcises with 3 dice and no reroll), holding ``tokens``."""
+    with or without the Favourite's reroll (green's own power with 3 dice; with 4, lent through its
+    power-token slot by the neutral yellow board, made to show it, 3 players; yellow exorcises with 3
+    dice and no reroll), holding ``tokens``."""
     monk = "yellow" if dice == 3 and not reroll else "green"
     power = "mountain" if dice == 4 else "favourite"
     tao = ", ".join(f"{c}: {k}" for c, k in tokens.items() if k)
     where = f"{{at: ww, tao: {{{tao}}}}}" if tao else "{at: ww}"
-    slots = 'slots: {"borrowed[favourite]": true}\n' if dice == 4 and reroll else ""
-    return (HEAD + f"powers: {{yellow: pockets, red: peaks, green: {power}, blue: gust}}\n"
+    lent = dice == 4 and reroll  # lent through the power-token slot: a neutral board must show it
+    slots = 'slots: {"power[yellow]": favourite, "borrowed[favourite]": true}\n' if lent else ""
+    head = HEAD.replace("players: 4\n", "players: 3\n") + "boards: [red, green, blue]\n" if lent else HEAD
+    return (head + f"powers: {{yellow: pockets, red: peaks, green: {power}, blue: gust}}\n"
             f"monks:\n  {monk}: {where}\nghosts:\n  red_2: Bleeding Eyes\n{slots}"
             f"turn: {{active: {monk}, step: exorcise}}\n")
 
