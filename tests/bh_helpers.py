@@ -126,3 +126,13 @@ def trait_levels(game: Game, state: State, seat: str = "p1") -> dict[str, int]:
     """The four trait positions of ``seat``, as indexes of the level track."""
     lvl = game.layout.domains["lvl"]
     return {t: lvl.index(str(state.get("tpos", seat, t))) for t in ("speed", "might", "sanity", "knowledge")}
+
+
+def to_menu(s: State) -> None:
+    """Take the first option of every decision and the first outcome of every chance node until the
+    explorer's menu ("what does ...") is back."""
+    while s.is_chance_node() or not s.prompt().startswith("what does"):
+        if s.is_chance_node():
+            s.apply_action(s.chance_outcomes()[0][0])
+        else:
+            s.apply_action(s.legal_actions()[0])

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from bh_helpers import FOUR, JENNY, act, labels, place, roll, set_up, start_haunt
+from bh_helpers import FOUR, JENNY, act, labels, place, roll, set_up, start_haunt, to_menu
 
 import ghostrules
 from ghostrules.engine import Game, State
@@ -37,16 +37,6 @@ def sym(name: str) -> str:
 def spec_rooms() -> list[dict[str, str]]:
     with open(ROOT / "specs" / "betrayal" / "rooms.csv", encoding="utf-8") as f:
         return list(csv.DictReader(f))
-
-
-def to_menu(s: State) -> None:
-    """Take the first option of every decision and the first outcome of every chance node until the
-    explorer's menu ("what does ...") is back."""
-    while s.is_chance_node() or not s.prompt().startswith("what does"):
-        if s.is_chance_node():
-            s.apply_action(s.chance_outcomes()[0][0])
-        else:
-            s.apply_action(s.legal_actions()[0])
 
 
 # ---- the room stack (BH-DISCOVER-4/5/6) -----------------------------------------------------------

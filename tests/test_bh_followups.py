@@ -10,7 +10,7 @@ liftet"), and the traitor decides where it goes ("eldöntheted, hogy hová mozog
 from __future__ import annotations
 
 import pytest
-from bh_helpers import FOUR, act, labels, monster_at, place, roll, set_up, start_haunt
+from bh_helpers import FOUR, act, labels, monster_at, place, roll, set_up, start_haunt, to_menu
 
 import ghostrules
 from ghostrules.engine import Game, State
@@ -24,15 +24,6 @@ def game4() -> Game:
 def token_in(state: State, room: str, token: str) -> None:
     state.set("token_box", token, 0)
     state.set("token_on", room, token, 1)
-
-
-def to_menu(s: State) -> None:
-    """First option / first outcome until the explorer's menu ("what does ...") is back."""
-    while s.is_chance_node() or not s.prompt().startswith("what does"):
-        if s.is_chance_node():
-            s.apply_action(s.chance_outcomes()[0][0])
-        else:
-            s.apply_action(s.legal_actions()[0])
 
 
 # ---- leaving by a secret way makes the room's exit roll (BT-EXIT-ROLL, BX-MOVE-1/2) ------------------

@@ -109,13 +109,9 @@ def test_a_borrowed_power_stops_when_its_board_is_possessed(edition):
 
 # ---- Checked and right: the blue monk's second action after a curse -------------------------
 
-@pytest.mark.parametrize("edition", EDITIONS)
-def test_gust_no_help_after_the_curse_haunts_the_monks_tile(edition):
-    """GS-POWER-BLUE-GUST, GS-CURSEDIE-B, GS-YANG-3: the blue monk exorcises the Zombie (blue_2) from the
-    Temple; its curse die haunts the first active tile in front of it, the Temple itself. A haunted
-    tile shows no villager, so the Gust's help is no longer offered."""
-    game = gs_game(edition=edition)
-    base = set_up(game)
+def blue_exorcises_the_zombie(game, base):
+    """The blue monk, on the Temple (ee), exorcises the Zombie on blue_2 with yellow, yellow, red; the
+    Zombie's curse die comes next."""
     place(base, "c06_zombie", "blue_2")
     base.set("monk_at", "blue", "ee")
     base.set("active", "blue")
@@ -123,6 +119,16 @@ def test_gust_no_help_after_the_curse_haunts_the_monks_tile(edition):
     act(s, "tries to exorcise")
     roll(s, "yellow", "yellow", "red")
     act(s, "Zombie is exorcised")
+    return s
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_gust_no_help_after_the_curse_haunts_the_monks_tile(edition):
+    """GS-POWER-BLUE-GUST, GS-CURSEDIE-B, GS-YANG-3: the blue monk exorcises the Zombie (blue_2) from the
+    Temple; its curse die haunts the first active tile in front of it, the Temple itself. A haunted
+    tile shows no villager, so the Gust's help is no longer offered."""
+    game = gs_game(edition=edition)
+    s = blue_exorcises_the_zombie(game, set_up(game))
     roll(s, "haunt a tile")
     assert s.get("haunted", "ee") is True
     assert not any("asks Buddhist Temple for help" in e.text for e in s.log())
@@ -135,14 +141,8 @@ def test_second_wind_no_second_exorcism_after_the_curse_kills_him(edition):
     its curse die takes his last Qi. A dead monk cannot act: no second exorcism of Bleeding Eyes."""
     game = gs_game(edition=edition)
     base = set_up(game, powers={"blue": "secondwind"})
-    place(base, "c06_zombie", "blue_2")
     set_qi(base, "blue", 1)
-    base.set("monk_at", "blue", "ee")
-    base.set("active", "blue")
-    s = game.state_at("take_actions", {"m": "blue"}, base, tracing=True)
-    act(s, "tries to exorcise")
-    roll(s, "yellow", "yellow", "red")
-    act(s, "Zombie is exorcised")
+    s = blue_exorcises_the_zombie(game, base)
     roll(s, "lose 1 Qi")
     assert s.get("alive", "blue") is False
     assert sum(e.text == "blue monk attempts to exorcise Zombie" for e in s.log()) == 1
