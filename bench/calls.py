@@ -73,6 +73,11 @@ ODDS_CASES = [
 LENT = "players: 3\nboards: [red, green, blue]"
 
 
+def odds_scenario(power: str, slots: str) -> str:
+    """The scenario text of an odds case (green's ``power`` side, extra ``slots``)."""
+    return SCENARIO.format(power=power, slots=slots, players=LENT if "borrowed" in slots else "players: 4")
+
+
 def cpu_ns() -> int:
     return time.process_time_ns()
 
@@ -121,7 +126,7 @@ def time_odds() -> bool:
     ok = True
     print("Exact odds, exorcism of Bleeding Eyes (red 2) by the green monk, until the exorcism returns:")
     for label, power, slots, expected, targeted in ODDS_CASES:
-        text = SCENARIO.format(power=power, slots=slots, players=LENT if "borrowed" in slots else "players: 4")
+        text = odds_scenario(power, slots)
         cpu_ms, wall_ms = [], []
         for _ in range(ODDS_REPEATS):   # each query on a freshly loaded scenario; the load is not timed
             sc = query.load(text)

@@ -93,7 +93,7 @@ def test_a_scenario_loaded_again_compiles_no_expression_again(monkeypatch: pytes
     import sys
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import calls  # the odds scenario of the benchmark
-    text = calls.SCENARIO.format(power=calls.ODDS_CASES[-1][1], slots=calls.ODDS_CASES[-1][2])
+    text = calls.odds_scenario(calls.ODDS_CASES[-1][1], calls.ODDS_CASES[-1][2])
     first = query.load(text)
     made: list[str] = []
     exprs = type(first.state.game.program.exprs)
