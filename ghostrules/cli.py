@@ -17,7 +17,7 @@ import textwrap
 from typing import Any, Sequence
 
 from . import IllegalActionError, SpecError, SpecRuntimeError, available_games, load_game, play
-from .spec.loader import parameter_names
+from .spec.loader import load_spec, parameter_names
 from .spec.model import Rule
 from .spec.render import INDENT, iter_statements, render_definition, render_rule_formal
 from .render.command import add_render_command
@@ -300,7 +300,7 @@ def _other_game_with_rule(current: str, rule_id: str) -> str | None:
         if other == current:
             continue
         try:
-            rules = load_game(other).spec.rules
+            rules = load_spec(other).rules  # the rules only: no need to compile the game
         except SpecError:  # a broken spec elsewhere must not hide the real error
             continue
         if any(r.id.upper() == rule_id.upper() for r in rules):
