@@ -362,7 +362,7 @@ class Program:
             head.exit = len(code)
         elif isinstance(s, M.LetStmt):
             val, t = X.compile(s.value, scope, s.where, s.rule)
-            scope[s.name] = t
+            scope[s.name] = _let_type(scope.get(s.name), t, s)
             code.append(_mk(LetI, s.rule, s.where, name=s.name, value=val))
         elif isinstance(s, (M.CallStmt, M.EmitStmt)):
             target = s.proc if isinstance(s, M.CallStmt) else f"event:{s.event}"
@@ -510,6 +510,21 @@ def _safe_locals(body: tuple[M.AnyStmt, ...], params: tuple[tuple[str, str], ...
                 unsafe.add(s.name)
     walk(body)
     return {name: size for name, size in sizes.items() if name not in unsafe}
+
+
+def _let_type(before: str | None, t: str, s: M.LetStmt) -> str:
+    """The type of a local after ``let`` binds it to a value of type ``t``, where it had type ``before``
+    (None: not bound yet). The scope is read in the order of the spec's text, so a ``let`` in one branch
+    or option types the name for all the code written after it: ``none`` therefore keeps the type the
+    name already has (it is a value of every domain), and a name first bound to ``none`` takes the type
+    of its next value. Any other change of type is a spec error: the code after the ``let`` would read
+    the name as the wrong type (a label would print a constant "none" where a floor is held)."""
+    if before is None or before == t or t == "none":
+        return before or t
+    if before == "none":
+        return t
+    raise SpecError(f"let {s.name}: a {t} value for a name bound to a {before} value before (rule {s.rule}); "
+                    f"use another name", s.where.file, s.where.line)
 
 
 def _label_locals(opt: MenuOptionI) -> tuple[str, ...] | None:
