@@ -23,7 +23,7 @@ from typing import Any
 from ..engine import IllegalActionError, SpecRuntimeError
 from ..spec.source import SpecError
 from .expect import check_expect
-from .questions import QueryError, ask, parse_question
+from .questions import QueryError, ask, located, parse_question
 from .scenario import load
 
 
@@ -67,7 +67,9 @@ def _question(args: argparse.Namespace, words: list[str], scenario: Any) -> dict
 
 
 def _fail(message: str) -> int:
-    print("error: " + " ".join(str(message).split()), file=sys.stderr)
+    # an expression typed on the command line has no file: "<query>:1: " would only confuse
+    text = " ".join(str(message).split()).replace("<query>:1: ", "")
+    print("error: " + text, file=sys.stderr)
     return 2
 
 
@@ -77,9 +79,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
     words = [w for w in words if w != "--json"]
     try:
         scenario = load(args.scenario)
+    except (SpecError, QueryError, ValueError, KeyError, RecursionError) as exc:
+        return _fail(str(exc))
+    except Exception as exc:  # noqa: BLE001 - the command never shows a traceback
+        return _fail(f"internal error while reading the scenario ({type(exc).__name__}: {exc}); please report it")
+    try:
         answer = ask(scenario, _question(args, words, scenario))
     except (SpecError, QueryError, IllegalActionError, SpecRuntimeError, ValueError, KeyError,
             RecursionError) as exc:
+        if not words and isinstance(exc, (QueryError, SpecError, IllegalActionError)):
+            exc = located(scenario, exc)  # the file's own question: at its line
         return _fail(str(exc))
     except Exception as exc:  # noqa: BLE001 - the command never shows a traceback
         return _fail(f"internal error while answering ({type(exc).__name__}: {exc}); please report it")

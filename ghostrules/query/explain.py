@@ -193,7 +193,9 @@ def _analyse(game: Any, values: list[int], e: E.Expr, scope: dict[str, str], L: 
         elif isinstance(inner, E.Quant):
             out += _near_miss(game, values, inner, scope, L, rule, where, depth + 1)
         elif d is not None:
-            out[-1]["rule"] = _rule_of(d)
+            # a negated definition that holds (``not occupied(x)``): the condition is the option's rule's,
+            # the definition only says what the word means
+            out[-1]["defined_by"] = _rule_of(d)
         return out
     return []
 

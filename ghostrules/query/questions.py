@@ -19,7 +19,8 @@ from ..engine import Action, IllegalActionError, SpecRuntimeError, State
 from .explain import citation_line, cite, forbidding
 from .scenario import Scenario, load, schema_for
 from .search import Horizon, KnownOutcomes, Odds, TooLarge, reachable
-from .values import Values
+from ..spec.source import SpecError
+from .values import ScenarioError, Values
 
 QUESTIONS = ("legal", "next", "odds", "can")
 
@@ -68,6 +69,28 @@ def _position(position: State | Scenario | str) -> tuple[State, Scenario | None]
 
 def _known(sc: Scenario | None) -> KnownOutcomes:
     return KnownOutcomes(sc.known if sc is not None else None)
+
+
+def _outcome_rules(state: State, sc: Scenario | None = None) -> list[str]:
+    """The rule that ended the game, if any: every answer about a finished position cites it. A
+    scenario's step that ran alone to its end ("step over") cites the rule of the step's procedure."""
+    o = state.outcome() if state.is_terminal() else None
+    if o is not None and o.rule_id:
+        return [o.rule_id]
+    if o is not None and sc is not None and sc.state is state and sc.step:
+        step = sc.schema.step(sc.step)
+        proc = state.game.program.by_name.get(step.frames[-1].proc) if step is not None else None
+        return [proc.rule] if proc is not None and proc.rule else []
+    return []
+
+
+def _cite_all(state: State, data: dict[str, Any], lines: list[str]) -> None:
+    """Add the citations of ``data['rules']`` (ID, our wording, the rulebook words) to the answer."""
+    data["citations"] = [cite(state.game, r) for r in data["rules"]]
+    if data["citations"]:
+        lines.append("Rules cited:")
+        for c in data["citations"]:
+            lines += citation_line(c)
 
 
 # ---- nodes and actions ---------------------------------------------------------------------
@@ -140,31 +163,37 @@ def resolve(state: State, text: str) -> Action:
 def legal(position: State | Scenario | str, action: str | None = None) -> Answer:
     """The legal actions now, each with the rule that offers it; or whether ``action`` is legal and,
     if not, the rule that forbids it."""
-    state, _ = _position(position)
+    state, sc = _position(position)
     node = describe_node(state)
     if action is None:
         data = {"question": "legal", **node}
         rules = [o["rule"] for o in node.get("options", [])] or ([node["rule"]] if "rule" in node else [])
-        data["rules"] = list(dict.fromkeys(rules))
-        return Answer("legal", data, node_lines(node))
+        data["rules"] = list(dict.fromkeys([r for r in rules if r] + _outcome_rules(state, sc)))
+        lines = node_lines(node)
+        _cite_all(state, data, lines)
+        return Answer("legal", data, lines)
     try:
         chosen = resolve(state, action)
     except IllegalActionError as exc:
         reasons = forbidding(state, action)
         rule = reasons[-1]["rule"] if reasons else exc.rule_id
+        cited = [r["rule"] for r in reasons] + [r["defined_by"] for r in reasons if r.get("defined_by")]
         data = {"question": "legal", "action": action, "legal": False, "rule": rule, "message": str(exc),
-                "because": reasons, "node": node, "rules": list(dict.fromkeys([r["rule"] for r in reasons]
-                                                                                + [exc.rule_id]))}
+                "because": reasons, "node": node, "rules": list(dict.fromkeys([r for r in cited + [exc.rule_id] if r]))}
         lines = [f"Not legal: {action!r}.", f"Forbidden by {rule}."]
         for r in reasons:
-            lines.append(f"  {r['rule']}: {r['condition']} is false" + (f" (for {r['for']})" if r.get("for") else ""))
+            lines.append(f"  {r['rule']}: {r['condition']} is false" + (f" (for {r['for']})" if r.get("for") else "")
+                         + (f" ({r['defined_by']} defines it)" if r.get("defined_by") else ""))
         lines.append(f"Engine: {exc}")
-        lines += citation_line(cite(state.game, rule))
+        _cite_all(state, data, lines)
         return Answer("legal", data, lines)
     except QueryError as exc:
-        data = {"question": "legal", "action": action, "legal": False, "rule": state.node_rule(),
-                "message": str(exc), "because": [], "node": node, "rules": [state.node_rule()]}
-        return Answer("legal", data, [f"Not legal: {exc}"])
+        rule = (_outcome_rules(state, sc) or [state.node_rule()])[0]
+        data = {"question": "legal", "action": action, "legal": False, "rule": rule,
+                "message": str(exc), "because": [], "node": node, "rules": [rule] if rule else []}
+        lines = [f"Not legal: {exc}"]
+        _cite_all(state, data, lines)
+        return Answer("legal", data, lines)
     rule = chosen.rule or state.node_rule()
     data = {"question": "legal", "action": chosen.label, "legal": True, "rule": rule, "node": node, "rules": [rule]}
     lines = [f"Legal: {chosen.label!r}, offered by {rule}."] + citation_line(cite(state.game, rule))
@@ -239,7 +268,7 @@ def next(position: State | Scenario | str, *actions: str, verbose: bool = False)
     entered = [state.game.program.procs[f[0]].rule for f in state.stack[common:]]
     now_rules = entered + [node.get("rule", "")] + [o["rule"] for o in node.get("options", [])]
     if node["kind"] == "terminal":
-        now_rules.append(node["outcome"]["rule"])
+        now_rules += _outcome_rules(state) or (_outcome_rules(state0, sc) if state0.is_terminal() else [])
     rules = list(dict.fromkeys([e.rule for e in entries if e.rule] + [r for r in now_rules if r]))
     data = {"question": "next", "actions": list(actions), "applied": applied,
             "trace": [e.to_json() for e in shown], "rules": rules,
@@ -275,6 +304,21 @@ def _summary(schema: Any, v: Values, root: list[int]) -> Any:
     return summarise
 
 
+def _step_depth(state: State) -> int:
+    """A bare position (no scenario) inside one of the game's named steps (other than the default, the
+    whole turn): the depth of the deepest such step whose procedures its stack starts with, so that its
+    odds have the same horizon as the scenario's (``load_scenario(path)`` and ``load(path)`` agree).
+    0 if none."""
+    schema = schema_for(state.game)
+    names = [state.game.program.procs[f[0]].name for f in state.stack]
+    best = 0
+    for step in schema.steps:
+        procs = [f.proc for f in step.frames]
+        if step.name != schema.default_step and len(procs) > 1 and names[:len(procs)] == procs:
+            best = max(best, len(procs))
+    return best
+
+
 def _horizon(state: State, sc: Scenario | None, decision: bool, horizon: str | None) -> Horizon:
     frames = state.stack
     names = [state.game.program.procs[f[0]].name for f in frames]
@@ -283,10 +327,11 @@ def _horizon(state: State, sc: Scenario | None, decision: bool, horizon: str | N
     mode = "frame"
     if horizon in (None, "", "frame", "decision"):
         mode = "decision" if horizon == "decision" else "frame"
+        depth = sc.step_depth if sc is not None and sc.state is state else _step_depth(state) if sc is None else 0
         if decision:
             index = len(frames) - 1
-        elif sc is not None and sc.step_depth and len(frames) >= sc.step_depth and sc.state is state:
-            index = sc.step_depth - 1
+        elif depth and len(frames) >= depth:
+            index = depth - 1
         else:
             index = len(frames) - 1
     elif horizon == "turn":
@@ -308,6 +353,10 @@ def odds(position: State | Scenario | str, action: str | None = None, outcome: s
     game = state0.game
     schema = schema_for(game)
     v = Values(game)
+    if state0.is_terminal():
+        if action is not None:
+            resolve(state0, action)  # raises: nothing can be done in a finished game
+        return _odds_of_finished(state0, sc, schema, v, outcome, maximise)
     decision = action is not None and not state0.is_chance_node() and not state0.is_terminal()
     hz = _horizon(state0, sc, decision, horizon)
     start = state0.clone()
@@ -362,7 +411,8 @@ def odds(position: State | Scenario | str, action: str | None = None, outcome: s
                          f"of a shorter procedure, or known outcomes (e.g. the deck's top cards)") from None
     except (ValueError, SpecRuntimeError) as exc:
         raise QueryError(f"odds: {exc}") from None
-    rules = list(dict.fromkeys(([applied_rule] if applied_rule else []) + list(search.rules)))
+    procs = [game.program.procs[p].rule for p in search.chance_procs()]
+    rules = list(dict.fromkeys(([applied_rule] if applied_rule else []) + list(search.rules) + [r for r in procs if r]))
     data: dict[str, Any] = {"question": "odds", "action": applied, "horizon": hz.description,
                             "positions": search.positions, "rules": rules}
     lines = [f"Odds after {applied!r}" if applied else "Odds from this position",
@@ -384,7 +434,39 @@ def odds(position: State | Scenario | str, action: str | None = None, outcome: s
         for k, p in items:
             lines.append(f"  {fraction_text(p):>9} \u2248 {float(p):.4f}  {k}")
     lines.append(f"  ({search.positions} positions; rules: {', '.join(rules)})")
+    _cite_all(state0, data, lines)
     return Answer("odds", data, lines, search=search)
+
+
+def _odds_of_finished(state: State, sc: Scenario | None, schema: Any, v: Values, outcome: str | None,
+                      maximise: str | None) -> Answer:
+    """The odds in a finished game (or a position that ended after its step): certain, citing the rule
+    that ended it."""
+    o = state.outcome()
+    assert o is not None
+    goals = dict(schema.goals)
+    rules = _outcome_rules(state, sc)
+    data: dict[str, Any] = {"question": "odds", "action": None, "horizon": "the game is over", "positions": 1,
+                            "rules": rules}
+    lines = [f"Odds in a finished position ({o.result}{' (' + o.rule_id + ')' if o.rule_id else ''})"]
+    if outcome is not None:
+        if outcome in goals:
+            hit = o.result == goals[outcome]
+        else:
+            hit = bool(v.raw(outcome, state.values)[0])
+        p = Fraction(int(hit))
+        data.update({"outcome": outcome, **_p(p)})
+        lines[0] += f" that {outcome}"
+        lines.append(f"  P = {fraction_text(p)} \u2248 {float(p):.6f}")
+    else:
+        data["maximised"] = maximise or schema.objective
+        label = f"game over: {o.result} ({o.rule_id})" if o.rule_id else f"the position ends here: {o.result}"
+        data["distribution"] = [{"outcome": label, **_p(Fraction(1))}]
+        results = dict(schema.results)
+        data["expected_objective"] = str(results.get(o.result, 0))
+        lines += ["  1 distinct outcome(s):", f"          1 \u2248 1.0000  {label}"]
+    _cite_all(state, data, lines)
+    return Answer("odds", data, lines)
 
 
 # ---- can ---------------------------------------------------------------------------------------
@@ -422,9 +504,12 @@ def can(position: State | Scenario | str, goal: str, within: int) -> Answer:
     replay = state.clone()
     replay.tracing = True
     start = len(replay.log())
+    # already reached: what brought the position there is the scenario's step (its log)
+    before = [e.rule for e in state.log()] if not witness.actions and sc is not None else []
     for a in witness.actions:
         replay.apply_action(a)
-    rules = list(dict.fromkeys([a.rule for a in witness.actions if a.rule] + [e.rule for e in replay.log()[start:]]))
+    rules = list(dict.fromkeys([r for r in before if r] + [a.rule for a in witness.actions if a.rule]
+                               + [e.rule for e in replay.log()[start:] if e.rule] + _outcome_rules(replay)))
     labels = [a.label for a in witness.actions]
     data.update({"answer": "yes", "witness": labels, "length": len(labels), **_p(witness.probability),
                  "rules": rules})
@@ -433,8 +518,10 @@ def can(position: State | Scenario | str, goal: str, within: int) -> Answer:
             f" (its chance outcomes have probability {fraction_text(witness.probability)}):")
     lines = [head]
     lines += [f"  {i}. {lab}" for i, lab in enumerate(labels, 1)]
-    lines.append("  replay: next " + " ".join(shlex.quote(x) for x in labels))
+    lines.append("  replay: next " + " ".join(shlex.quote(x) for x in labels) if labels
+                 else "  (the position already meets it)")
     lines.append(f"  rules: {', '.join(rules)}")
+    _cite_all(replay, data, lines)
     return Answer("can", data, lines, replay)
 
 
@@ -516,10 +603,36 @@ def parse_question(words: Iterable[str] | str | dict | None) -> dict[str, Any]:
 
 
 def ask(position: State | Scenario | str, question: Any = None) -> Answer:
-    """Answer a question about a scenario (its own ``question:`` when none is given)."""
+    """Answer a question about a scenario (its own ``question:`` when none is given). A file's own
+    question that cannot be asked as put is reported at the file's line (``file:line: question...``)."""
     state, sc = _position(position)
     if question is None and sc is not None:
-        question = sc.question
+        try:
+            return _ask(state, sc, sc.question)
+        except (QueryError, SpecError) as exc:
+            raise located(sc, exc) from None
+    return _ask(state, sc, question)
+
+
+def located(sc: Scenario, exc: Exception) -> Exception:
+    """The error of a file's own question, at the line of the question key it is about (an error that
+    already names another file is returned as it is)."""
+    doc = sc.doc
+    if doc is None or "question" not in doc or isinstance(exc, SpecError) and exc.file not in (None, "<query>"):
+        return exc
+    message = exc.message if isinstance(exc, SpecError) else str(exc)
+    line = doc.key_line("question")
+    block = doc["question"]
+    if isinstance(block, dict) and hasattr(block, "key_line"):
+        for key, value in block.items():
+            words = [str(x) for x in value] if isinstance(value, list) else [str(value)]
+            if key != "ask" and any(w and w in message for w in words):
+                line = block.key_line(key)
+                break
+    return ScenarioError(f"question: {message}", sc.file, line)
+
+
+def _ask(state: State, sc: Scenario | None, question: Any) -> Answer:
     q = parse_question(question)
     target: State | Scenario = sc if sc is not None else state
     kind = q["ask"]
@@ -534,7 +647,9 @@ def ask(position: State | Scenario | str, question: Any = None) -> Answer:
         try:
             budget = int(q.get("budget", 5_000))
         except (TypeError, ValueError):
-            raise QueryError(f"--budget must be a whole number of positions, found {q.get('budget')!r}") from None
+            budget = 0
+        if budget < 1 or isinstance(q.get("budget"), bool):
+            raise QueryError(f"--budget must be a positive whole number of positions, found {q.get('budget')!r}")
         return odds(target, q.get("action"), q.get("outcome"), q.get("horizon"), q.get("maximise"), budget)
     within = q.get("within")
     try:
@@ -546,5 +661,5 @@ def ask(position: State | Scenario | str, question: Any = None) -> Answer:
     return can(target, str(q["goal"]), bound)
 
 
-__all__ = ["Answer", "QueryError", "ask", "can", "describe_node", "legal", "next", "odds", "parse_question",
-           "resolve"]
+__all__ = ["Answer", "QueryError", "ask", "can", "describe_node", "legal", "located", "next", "odds",
+           "parse_question", "resolve"]

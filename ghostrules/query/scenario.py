@@ -17,10 +17,11 @@ from typing import Any
 
 import attrs
 
-from ..engine import Game, State
+from ..engine import Game, SpecRuntimeError, State
 from ..engine.program import RandomI, RollI
 from ..spec.loader import available_games, games_root, parameter_names
 from ..spec.source import LDict, LList, SpecError, load_yaml_file, load_yaml_text
+from .guards import step_blocked
 from .schema import SCHEMA_FILE, Schema, Section, Step, read_schema, validate
 from .steps import build_at_step
 from .values import ScenarioError, Values, suggest
@@ -232,6 +233,7 @@ class _Builder:
         for name, (raw, line) in given.items():
             if not isinstance(raw, (dict, list)):
                 raise self.err(f"{name}: expected a list or a mapping", line)
+        self._consulted: dict[str, set[int]] = {}
         while state.stack and state.stack[0][0] == setup_proc and not state.is_terminal():
             frame = state.stack[-1]
             node = game.program.procs[frame[0]].code[frame[1]]
@@ -240,7 +242,23 @@ class _Builder:
             else:
                 action = state.legal_actions()[0]
             state.apply_action(action)
+        self._unused_setup(given)
         return state
+
+    def _unused_setup(self, given: dict[str, tuple[Any, int]]) -> None:
+        """A setup key the setup never asks for with these parameters (``boards`` with 4 players), or a
+        list longer than the choices it makes, is an error, not silently ignored."""
+        params = ", ".join(f"{k}: {v}" for k, v in self.game.spec.settings)
+        for key in self.schema.setup:
+            if key.name not in given:
+                continue
+            raw, line = given[key.name]
+            used = self._consulted.get(key.name, set())
+            if not used:
+                raise self.err(f"{key.name}: the setup makes no such choice with these parameters ({params})", line)
+            if key.index == "count" and len(raw) > max(used):
+                raise self.err(f"{key.name}: lists {len(raw)}, but the setup chooses {max(used)} with these "
+                               f"parameters ({params})", line)
 
     def _setup_outcome(self, state: State, node: Any, L: dict, given: dict[str, tuple[Any, int]]) -> Any:
         outcomes = [a for a, _ in state.chance_outcomes()]
@@ -248,6 +266,7 @@ class _Builder:
         if key is None or key.local not in L:
             return outcomes[0]
         item = L[key.local]
+        self._consulted.setdefault(key.name, set()).add(item)
         for source, raw, line in (("scenario", *given[key.name]) if key.name in given else ("", None, 0),
                                   ("default", key.default, 0)):
             if raw is None:
@@ -597,8 +616,30 @@ class _Builder:
             chosen = self.schema.step(self.schema.default_step)
             if chosen is None:
                 raise ScenarioError(f"the default step {self.schema.default_step!r} is not declared", self.schema.file)
+        self._reachable(chosen, values, line)
         state = build_at_step(game, self.v, self.schema, chosen, values, self.file, line)
         return state, chosen.name, len(chosen.frames)
+
+    def _reachable(self, chosen: Step, values: list[int], line: int) -> None:
+        """A named step the position cannot reach (its entering call's guards fail: a dead monk's Yang
+        phase, an exorcism from the centre) is refused, naming the rule of the guard."""
+        frames = []
+        for fr in chosen.frames:
+            local = {}
+            for k, expr in fr.locals:
+                try:
+                    local[k] = int(self.v.raw(expr, values, file=self.schema.file, line=chosen.line)[0])
+                except (SpecError, SpecRuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
+                    message = exc.message if isinstance(exc, SpecError) else str(exc)
+                    raise self.err(f"turn.step: this position cannot be at step {chosen.name!r}: the local {k} = "
+                                   f"{expr} of its frame {fr.proc} cannot be computed here ({message})", line) from None
+            frames.append((fr.proc, fr.after, local))
+        reasons = step_blocked(self.game, values, frames)
+        if reasons:
+            why = "; ".join(f"{r['rule']}: {r['condition']} is false" + (f" (for {r['for']})" if r.get("for") else "")
+                            for r in reasons)
+            raise self.err(f"turn.step: this position cannot be at step {chosen.name!r}, forbidden by "
+                           f"{reasons[-1]['rule']} ({why})", line)
 
     def _raw_stack(self, raw: Any, line: int) -> list[list[Any]]:
         if raw is None:

@@ -67,6 +67,9 @@ class Odds:
         self._fns: list[list[Callable[[dict[str, Any]], tuple[Any, ...]]]] | None = None  # _frame_key_fns
         self.learned: dict[tuple[Any, int, int], int] = {}  # (loop, face, old value of its slot) -> new value
         self.rules: dict[str, None] = {}
+        # the procedures running at the chance nodes met (the calls that rolled or drew): their rules
+        # are what a roll means (``chance_procs``)
+        self._chance_stacks: set[tuple[int, ...]] = set()
         self.positions = 0
         self.played = 0  # passes of exchangeable roll loops played on the engine (the others predicted)
         self.unplayed = 0  # positions searched on their predicted key and values alone, without a State
@@ -74,6 +77,16 @@ class Odds:
         # (``_at``); never keyed, never in the table
         self._private: dict[Any, State] = {}
         self._private_base: dict[Any, int | None] = {}  # the base of its values now, if known
+
+    def chance_procs(self) -> list[int]:
+        """The procedures (ids, outermost first, each once) running at the chance nodes met, from the
+        horizon's frame up: e.g. the exorcism and its dice roll, the attack and its rolls."""
+        start = self.horizon.depth - 1
+        seen: dict[int, None] = {}
+        for stack in sorted(self._chance_stacks):
+            for proc in stack[start:]:
+                seen[proc] = None
+        return list(seen)
 
     @property
     def policy(self) -> dict[Any, str]:
@@ -160,6 +173,7 @@ class Odds:
 
     def _chance(self, s: State, cursor: tuple[tuple[str, int], ...], rest: Any = None) -> Result:
         self.rules[s.node_rule()] = None
+        self._chance_stacks.add(tuple([f[0] for f in s.stack]))
         actions, weights, total, nxt = self.known.weights(s, cursor)
         rolls = self._rolls(s, rest) if rest is not None and nxt == cursor else None
         if rolls is not None:

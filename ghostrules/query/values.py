@@ -150,7 +150,7 @@ class Values:
         try:
             out = self.game.program.exprs.compile(e, dict(scope or {}), Where(file, line), rule)
         except SpecError as exc:
-            raise ScenarioError(exc.message, file, line) from None
+            raise ScenarioError(exc.message.replace(" (rule )", ""), file, line) from None
         self._compiled[key] = out
         return out
 
