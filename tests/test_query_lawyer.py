@@ -292,12 +292,9 @@ def test_betrayal_first_turn_options_and_no_attack() -> None:
     assert query.legal(sc, "attack").data["legal"] is False
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "spec: the 'attack' option of turn_action (specs/betrayal/rules/turn.yaml) tests haunt_on inline under "
-    "rule BH-ATTACK-1, so the answer names BH-ATTACK-1; the rule that forbids an attack before the haunt is "
-    "BH-ATTACK-2 (HU: 'Nem támadhatsz meg senkit, csak miután a kísértetjárás elkezdődött'), whose "
-    "can_attack already tests haunt_on"))
 def test_attack_before_the_haunt_is_forbidden_by_bh_attack_2() -> None:
+    """HU: 'Nem támadhatsz meg senkit, csak miután a kísértetjárás elkezdődött' (BH-ATTACK-2). The turn's
+    'attack' option once tested haunt_on inline under BH-ATTACK-1, so the answer named BH-ATTACK-1."""
     answer = query.legal(scenario("bh04_first_turn_options"), "attack")
     assert answer.data["rule"] == "BH-ATTACK-2"
 
