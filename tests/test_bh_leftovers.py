@@ -164,8 +164,9 @@ def test_the_dead_leave_omen_items_in_the_pile_and_their_wards_in_place(game4: G
     """BH-DEATH-5, p.12: "Mikor meghalsz, minden tárgyad eldobod ... Más játékosok bemehetnek az adott
     szobába és felvehetik a tárgyaid (és elveszik a hozzá tartozó kártyákat)". An omen that is an item (the
     Book, BH-CARD-OMEN-4) goes into the item pile of the death room like any item, and the explorer who
-    picks it up gains its +2 Knowledge; the Bite (no item) and a kept event are set aside, out of reach; a
-    ward set in a room (haunt 2) is a token of the room, not of the dead hero, and stays."""
+    picks it up gains its +2 Knowledge; the Bite (no item) is set aside, out of reach; a kept event is no
+    "tárgy-, és ómen kártya" and goes to the discard pile ("Ezután dobd el a kártyát", BH-CARD-EVENT-2,
+    BH-OPEN-52); a ward set in a room (haunt 2) is a token of the room, not of the dead hero, and stays."""
     base = set_up(game4, FOUR)
     start_haunt(base, traitor="p2", haunt="sealed_door")
     holds(base, "p1", "book", "bite", "grave_dirt")
@@ -173,7 +174,8 @@ def test_the_dead_leave_omen_items_in_the_pile_and_their_wards_in_place(game4: G
     base.set("ward_on", "entrance_hall", 1)
     s = game4.state_at("die", {"s": "p1"}, base)
     assert (s.get("in_pile", "book"), s.get("pile_room", "book")) == (1, "entrance_hall")
-    assert s.get("aside", "bite") == 1 and s.get("aside", "grave_dirt") == 1
+    assert s.get("aside", "bite") == 1
+    assert s.get("discarded", "grave_dirt") == 1 and s.get("aside", "grave_dirt") == 0
     assert s.get("ward_on", "entrance_hall") == 1 and s.check_invariants() == []
     lvl = game4.layout.domains["lvl"]
     knowledge = lvl.index(str(s.get("tpos", "p3", "knowledge")))
