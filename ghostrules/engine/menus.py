@@ -216,40 +216,49 @@ class _Writer:
 
 
 # ---- sharing the repeated and the loop-invariant parts ------------------------------------------
-def _costly(node: ast.AST) -> bool:
-    """Does computing ``node`` call anything (a helper, a check, a quantifier; a call of ``_bad``,
-    which only reports a fault, does not count)?"""
-    for n in ast.walk(node):
-        if isinstance(n, _SCOPES):
-            return True
-        if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id == "_bad"):
-            return True
-    return False
-
-
 _OWN = re.compile(r"_x\d+|_L\d+|_K\d+|_c\d+|_a|_l|_out|_seen|_U")  # the function's own locals and caches
 
 
-def _candidate(node: ast.AST) -> bool:
-    """May ``node`` be computed once per listing (a costly expression reading none of the function's
-    own locals: an option's variable, a bound copy of the locals, a cache that the listing fills)?"""
-    if not isinstance(node, ast.expr) or isinstance(node, (ast.Name, ast.Constant, ast.Starred, ast.NamedExpr)):
-        return False
-    if not _costly(node):
-        return False
-    return not any(isinstance(n, ast.Name) and _OWN.fullmatch(n.id) for n in ast.walk(node))
+class _Parts:
+    """The candidate parts of a function's syntax tree, found in one pass: an expression that calls
+    something (a helper, a check, a quantifier; a call of ``_bad``, which only reports a fault, does
+    not count) and reads none of the function's own locals (an option's variable, a bound copy of
+    the locals, a cache that the listing fills). ``key`` names equal parts alike."""
 
+    def __init__(self, tree: ast.AST) -> None:
+        self.keys: dict[int, str | None] = {}  # id(node) -> its key when a candidate, else None
+        self.nodes: dict[int, ast.AST] = {}
+        self._walk(tree)
 
-def _key(node: ast.AST) -> str:
-    return _canonical(ast.dump(node))
+    def _walk(self, node: ast.AST) -> tuple[bool, bool]:
+        costly = own = False
+        for child in ast.iter_child_nodes(node):
+            c, o = self._walk(child)
+            costly = costly or c
+            own = own or o
+        if isinstance(node, _SCOPES):
+            costly = True
+        elif isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "_bad"):
+            costly = True
+        elif isinstance(node, ast.Name) and _OWN.fullmatch(node.id):
+            own = True
+        if costly and not own and isinstance(node, ast.expr) and \
+                not isinstance(node, (ast.Name, ast.Constant, ast.Starred, ast.NamedExpr)):
+            self.keys[id(node)] = _canonical(ast.dump(node))
+            self.nodes[id(node)] = node  # (kept alive: ids stay unique)
+        return costly, own
+
+    def key(self, node: ast.AST) -> str | None:
+        return self.keys.get(id(node))
 
 
 class _Count(ast.NodeVisitor):
     """How often each candidate part is computed, as far as the source tells: a part inside an
     option's loop counts twice; inside a part already shared (``shared``) only the first copy counts,
-    since the others are not computed."""
+    since the others are not computed. Nothing inside a comprehension counts (it has its own scope)."""
 
-    def __init__(self, shared: set[str]) -> None:
+    def __init__(self, parts: _Parts, shared: set[str]) -> None:
+        self.parts = parts
         self.shared = shared
         self.met: set[str] = set()
         self.count: Counter[str] = Counter()
@@ -265,8 +274,8 @@ class _Count(ast.NodeVisitor):
     def generic_visit(self, node: ast.AST) -> None:
         if isinstance(node, _SCOPES):
             return
-        if _candidate(node):
-            key = _key(node)
+        key = self.parts.key(node)
+        if key is not None:
             self.count[key] += 2 if self.loops else 1
             if key in self.shared:
                 if key in self.met:
@@ -275,11 +284,11 @@ class _Count(ast.NodeVisitor):
         super().generic_visit(node)
 
 
-def _select(tree: ast.AST) -> set[str]:
+def _select(tree: ast.AST, parts: _Parts) -> set[str]:
     """The parts worth keeping: computed at least twice, counted inside the kept parts' first copies only."""
     shared: set[str] = set()
     for _ in range(6):
-        count = _Count(shared)
+        count = _Count(parts, shared)
         count.visit(tree)
         again = {key for key, n in count.count.items() if n >= 2}
         if again == shared:
@@ -289,33 +298,35 @@ def _select(tree: ast.AST) -> set[str]:
 
 
 class _Replace(ast.NodeTransformer):
-    def __init__(self, shared: set[str]) -> None:
+    """Each shared part as ``(_cN if _cN is not _U else (_cN := part))``."""
+
+    def __init__(self, parts: _Parts, shared: set[str]) -> None:
+        self.parts = parts
         self.shared = shared
         self.names: dict[str, str] = {}
 
     def visit(self, node: ast.AST) -> ast.AST:
         if isinstance(node, _SCOPES):
             return node
-        if _candidate(node):
-            key = _key(node)
-            if key in self.shared:
-                name = self.names.setdefault(key, f"_c{len(self.names)}")
-                inner = self.generic_visit(node)
-                # (name if name is not _U else (name := inner))
-                return ast.IfExp(test=ast.Compare(left=ast.Name(name, ast.Load()), ops=[ast.IsNot()],
-                                                  comparators=[ast.Name("_U", ast.Load())]),
-                                 body=ast.Name(name, ast.Load()),
-                                 orelse=ast.NamedExpr(target=ast.Name(name, ast.Store()), value=inner))
+        key = self.parts.key(node)
+        if key is not None and key in self.shared:
+            name = self.names.setdefault(key, f"_c{len(self.names)}")
+            inner = self.generic_visit(node)
+            return ast.IfExp(test=ast.Compare(left=ast.Name(name, ast.Load()), ops=[ast.IsNot()],
+                                              comparators=[ast.Name("_U", ast.Load())]),
+                             body=ast.Name(name, ast.Load()),
+                             orelse=ast.NamedExpr(target=ast.Name(name, ast.Store()), value=inner))
         return self.generic_visit(node)
 
 
 def _share(body: str) -> str:
     """``body`` (statements) with its shared parts computed once (see the module's docstring)."""
     tree = ast.parse("def _f():\n" + body)
-    shared = _select(tree)
+    parts = _Parts(tree)
+    shared = _select(tree, parts)
     if not shared:
         return body
-    tree = ast.fix_missing_locations(_Replace(shared).visit(tree))
+    tree = ast.fix_missing_locations(_Replace(parts, shared).visit(tree))
     return "\n".join(ast.unparse(tree).splitlines()[1:])
 
 
