@@ -220,77 +220,77 @@ _OWN = re.compile(r"_x\d+|_L\d+|_K\d+|_c\d+|_a|_l|_out|_seen|_U")  # the functio
 
 
 class _Parts:
-    """The candidate parts of a function's syntax tree, found in one pass: an expression that calls
-    something (a helper, a check, a quantifier; a call of ``_bad``, which only reports a fault, does
-    not count) and reads none of the function's own locals (an option's variable, a bound copy of
-    the locals, a cache that the listing fills). ``key`` names equal parts alike."""
+    """The candidate parts of a function's syntax tree, found in one pass: an expression outside any
+    comprehension that calls something (a helper, a check, a quantifier; a call of ``_bad``, which only
+    reports a fault, does not count) and reads none of the function's own locals (an option's
+    variable, a bound copy of the locals, a cache that the listing fills). ``key`` names equal parts
+    alike; the parts form a forest (``roots``, ``below``: the nearest parts inside a part), in the
+    order of the source, each marked when it lies in an option's loop (``looped``)."""
 
     def __init__(self, tree: ast.AST) -> None:
-        self.keys: dict[int, str | None] = {}  # id(node) -> its key when a candidate, else None
-        self.nodes: dict[int, ast.AST] = {}
-        self._walk(tree)
+        self.keys: dict[int, str] = {}  # id(node) -> its key, for the candidate parts
+        self.nodes: list[ast.AST] = []  # (kept alive: ids stay unique)
+        self.below: dict[int, list[int]] = {}
+        self.looped: dict[int, bool] = {}
+        self.roots = self._walk(tree, False, False)[2]
 
-    def _walk(self, node: ast.AST) -> tuple[bool, bool]:
+    def _walk(self, node: ast.AST, scoped: bool, looped: bool) -> tuple[bool, bool, list[int]]:
+        """(does ``node`` call something, does it read the function's own locals, its nearest parts)."""
         costly = own = False
-        for child in ast.iter_child_nodes(node):
-            c, o = self._walk(child)
-            costly = costly or c
-            own = own or o
+        tops: list[int] = []
+        inner = scoped or isinstance(node, _SCOPES)
+        for field, value in ast.iter_fields(node):
+            for child in value if isinstance(value, list) else (value,):
+                if isinstance(child, ast.AST):
+                    loop = looped or (isinstance(node, ast.For) and field == "body")
+                    c, o, t = self._walk(child, inner, loop)
+                    costly = costly or c
+                    own = own or o
+                    tops += t
         if isinstance(node, _SCOPES):
             costly = True
         elif isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "_bad"):
             costly = True
         elif isinstance(node, ast.Name) and _OWN.fullmatch(node.id):
             own = True
-        if costly and not own and isinstance(node, ast.expr) and \
+        if costly and not own and not scoped and isinstance(node, ast.expr) and \
                 not isinstance(node, (ast.Name, ast.Constant, ast.Starred, ast.NamedExpr)):
             self.keys[id(node)] = _canonical(ast.dump(node))
-            self.nodes[id(node)] = node  # (kept alive: ids stay unique)
-        return costly, own
+            self.nodes.append(node)
+            self.below[id(node)] = tops
+            self.looped[id(node)] = looped
+            tops = [id(node)]
+        return costly, own, tops
 
     def key(self, node: ast.AST) -> str | None:
         return self.keys.get(id(node))
 
+    def count(self, shared: set[str]) -> Counter[str]:
+        """How often each part is computed, as far as the source tells: a part inside an option's
+        loop counts twice; inside a part already shared (``shared``) only the first copy counts,
+        since the others are not computed."""
+        count: Counter[str] = Counter()
+        met: set[str] = set()
 
-class _Count(ast.NodeVisitor):
-    """How often each candidate part is computed, as far as the source tells: a part inside an
-    option's loop counts twice; inside a part already shared (``shared``) only the first copy counts,
-    since the others are not computed. Nothing inside a comprehension counts (it has its own scope)."""
-
-    def __init__(self, parts: _Parts, shared: set[str]) -> None:
-        self.parts = parts
-        self.shared = shared
-        self.met: set[str] = set()
-        self.count: Counter[str] = Counter()
-        self.loops = 0
-
-    def visit_For(self, node: ast.For) -> None:
-        self.visit(node.iter)
-        self.loops += 1
-        for stmt in node.body:
-            self.visit(stmt)
-        self.loops -= 1
-
-    def generic_visit(self, node: ast.AST) -> None:
-        if isinstance(node, _SCOPES):
-            return
-        key = self.parts.key(node)
-        if key is not None:
-            self.count[key] += 2 if self.loops else 1
-            if key in self.shared:
-                if key in self.met:
+        def visit(part: int) -> None:
+            key = self.keys[part]
+            count[key] += 2 if self.looped[part] else 1
+            if key in shared:
+                if key in met:
                     return
-                self.met.add(key)
-        super().generic_visit(node)
+                met.add(key)
+            for inner in self.below[part]:
+                visit(inner)
+        for root in self.roots:
+            visit(root)
+        return count
 
 
-def _select(tree: ast.AST, parts: _Parts) -> set[str]:
+def _select(parts: _Parts) -> set[str]:
     """The parts worth keeping: computed at least twice, counted inside the kept parts' first copies only."""
     shared: set[str] = set()
     for _ in range(6):
-        count = _Count(parts, shared)
-        count.visit(tree)
-        again = {key for key, n in count.count.items() if n >= 2}
+        again = {key for key, n in parts.count(shared).items() if n >= 2}
         if again == shared:
             break
         shared = again
@@ -323,7 +323,7 @@ def _share(body: str) -> str:
     """``body`` (statements) with its shared parts computed once (see the module's docstring)."""
     tree = ast.parse("def _f():\n" + body)
     parts = _Parts(tree)
-    shared = _select(tree, parts)
+    shared = _select(parts)
     if not shared:
         return body
     tree = ast.fix_missing_locations(_Replace(parts, shared).visit(tree))
