@@ -10,7 +10,7 @@ from ..spec.model import GameSpec
 from .actions import Action, Outcome
 from .errors import ActionLimitError
 from .layout import Layout
-from .menus import MenuFn
+from .menus import MenuFn, compile_menu
 from .program import MenuI, Program, RandomI, RollI
 from .state import State
 
@@ -25,8 +25,9 @@ class Game:
         self.layout = Layout(spec)
         self.program = Program(spec, self.layout)
         self.parameters = dict(spec.settings)
-        # each decision's function listing its options (engine/menus.py), made at its first listing
-        self.menus: dict[MenuI, MenuFn] = {}
+        # each decision's function listing its options (engine/menus.py), made once, as the blocks are
+        self.menus: dict[MenuI, MenuFn] = {ins: compile_menu(self.program, ins) for proc in self.program.procs
+                                           for ins in proc.code if type(ins) is MenuI}
 
     @property
     def name(self) -> str:

@@ -234,33 +234,48 @@ class _Parts:
         self.looped: dict[int, bool] = {}
         self.roots = self._walk(tree, False, False)[2]
 
-    def _walk(self, node: ast.AST, scoped: bool, looped: bool) -> tuple[bool, bool, list[int]]:
-        """(does ``node`` call something, does it read the function's own locals, its nearest parts)."""
+    def _walk(self, node: ast.AST, scoped: bool, looped: bool) -> tuple[bool, bool, list[int], str]:
+        """(does ``node`` call something, does it read the function's own locals, its nearest parts,
+        its text: the node's type and fields, equal for equal trees)."""
         costly = own = False
         tops: list[int] = []
         inner = scoped or isinstance(node, _SCOPES)
+        texts = [type(node).__name__]
         for field, value in ast.iter_fields(node):
-            for child in value if isinstance(value, list) else (value,):
-                if isinstance(child, ast.AST):
-                    loop = looped or (isinstance(node, ast.For) and field == "body")
-                    c, o, t = self._walk(child, inner, loop)
-                    costly = costly or c
-                    own = own or o
-                    tops += t
+            if isinstance(value, ast.AST):
+                c, o, t, text = self._walk(value, inner, looped)
+                costly, own = costly or c, own or o
+                tops += t
+                texts.append(text)
+            elif isinstance(value, list):
+                loop = looped or (isinstance(node, ast.For) and field == "body")
+                items = []
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        c, o, t, text = self._walk(child, inner, loop)
+                        costly, own = costly or c, own or o
+                        tops += t
+                        items.append(text)
+                    else:
+                        items.append(repr(child))
+                texts.append("[" + ",".join(items) + "]")
+            else:
+                texts.append(repr(value))
         if isinstance(node, _SCOPES):
             costly = True
         elif isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "_bad"):
             costly = True
         elif isinstance(node, ast.Name) and _OWN.fullmatch(node.id):
             own = True
+        text = "(" + "|".join(texts) + ")"
         if costly and not own and not scoped and isinstance(node, ast.expr) and \
                 not isinstance(node, (ast.Name, ast.Constant, ast.Starred, ast.NamedExpr)):
-            self.keys[id(node)] = _canonical(ast.dump(node))
+            self.keys[id(node)] = _canonical(text)
             self.nodes.append(node)
             self.below[id(node)] = tops
             self.looped[id(node)] = looped
             tops = [id(node)]
-        return costly, own, tops
+        return costly, own, tops, text
 
     def key(self, node: ast.AST) -> str | None:
         return self.keys.get(id(node))

@@ -454,8 +454,8 @@ class State(Machine):
 
     def _menu_options(self, node: MenuI) -> list[Action]:
         """The options of ``node`` (the pending decision) as Actions, listed by the decision's own
-        generated function (engine/menus.py, made at its first listing): what
-        ``_menu_options_generic`` lists, the same Actions in the same order."""
+        generated function (engine/menus.py, made with the game): what ``_menu_options_generic``
+        lists, the same Actions in the same order."""
         menus = self.game.menus
         fn = menus.get(node)
         if fn is None:
