@@ -6,8 +6,6 @@ plain way it replaces:
   same Actions (the same objects, from the same caches), labels, rules and order, repeated labels
   numbered, over the positions of random games of both games and over those positions with slots
   changed at random (where a guard or a label may fail: then both fail alike);
-* a part shared by several guards (``feasible(...)`` in the exorcism's decision) is computed once,
-  and only where the generic loop would compute it;
 * ``play`` without ``on_step`` gives the games the public loop gives, and an action that fails in it
   raises the error apply_action raises; with ``on_step`` (which sees the state) it still rolls back.
 """
@@ -25,7 +23,7 @@ from speed_helpers import positions_along
 import ghostrules
 from ghostrules import SpecRuntimeError
 from ghostrules.engine.game import Game, random_policy, sample_chance
-from ghostrules.engine.menus import compile_menu, decisions
+from ghostrules.engine.menus import decisions
 from ghostrules.engine.program import MenuI
 from ghostrules.engine.state import State
 
@@ -109,48 +107,6 @@ def test_legal_actions_and_child_follow_the_generated_listing(game: Game) -> Non
         assert state.child(action).to_json() == by_label.to_json()
 
 
-def test_a_part_shared_by_guards_is_computed_once_and_only_where_needed(monkeypatch: Any) -> None:
-    """The exorcism's decision (GS-EXO-8) repeats ``feasible(m, a, b, ...)`` in several guards (19
-    calls of the definition behind it, 6 different ones): its function calls each different one at
-    most once, never one the generic loop does not call (they sit behind ``b != none``), and lists
-    the same options."""
-    game = ghostrules.load_game("ghost-stories", players=4, level="initiation", edition="el")
-    program = game.program
-    (node,) = [ins for proc in program.procs if proc.name == "exorcise" for ins in proc.code
-               if type(ins) is MenuI and ins.rule == "GS-EXO-8"]
-    compile_menu(program, node)
-    source = decisions(program).sources[-1]
-    assert re.search(r"_c\d+ if _c\d+ is not _U else \(_c\d+ :=", source)
-    (helper,) = set(re.findall(r"(_d\d+)\(v, L\['m'\], L\['a'\], L\['b'\], True, True, True\)", source))
-    namespace = decisions(program).namespace
-    made: list[tuple[Any, ...]] = []
-    inner = namespace[helper]
-
-    def counting(*args: Any) -> Any:
-        made.append(args[1:])
-        return inner(*args)
-    positions = [s for s, _ in positions_along(game, range(12), every=1) if s._node() is node]
-    assert len(positions) >= 10
-    for state in positions[:10]:  # the same with a second ghost in the corner (b != none)
-        other = state.clone()
-        L = other.stack[-1][2]
-        L["b"] = (L["a"] + 7) % 65
-        positions.append(other)
-    fewer = 0
-    with monkeypatch.context() as m:
-        m.setitem(namespace, helper, counting)
-        for state in positions:
-            made.clear()
-            old = state._menu_options_generic(node)
-            old_calls = list(made)
-            made.clear()
-            new = state._menu_options(node)
-            assert _shown(new) == _shown(old)
-            assert len(made) == len(set(made)) and set(made) <= set(old_calls)
-            fewer += len(made) < len(old_calls)
-    assert fewer > 0
-
-
 def _failing_run(after: int) -> Any:
     """A Machine._run that fails at its ``after``-th call (after running, so the state has changed)."""
     run = State._run
@@ -198,7 +154,7 @@ def test_a_fault_in_play_raises_as_apply_action_and_rolls_back_where_seen(monkey
 
 
 # ---- the generated source: the expressions' own forms, names of constants only ------------------
-_NAMES = re.compile(r"^(v|L|_U|_a|_l|_out|_seen|_x\d+|_L\d+|_c\d+|_K\d+|_m\d+|_q\d+|_k\d+|_d\d+|_t\d+|_ck|_bad|"
+_NAMES = re.compile(r"^(v|L|_a|_l|_out|_seen|_x\d+|_L\d+|_K\d+|_m\d+|_q\d+|_k\d+|_d\d+|_t\d+|_ck|_bad|"
                     r"_first|_firsts|_within|_within_list|_match|_div|_mod|_label|sum|any|all|next|min|max|abs|"
                     r"str|len|range|set)$")
 
@@ -208,10 +164,6 @@ def test_decision_sources_hold_no_spec_text(name: str, params: dict[str, Any]) -
     """Spec names reach the generated source only as string keys of the locals (``L['m']``); every
     other name is generated or one of a few builtins, and no string but a key, ``choose`` or ''."""
     game = ghostrules.load_game(name, **params)
-    for proc in game.program.procs:
-        for ins in proc.code:
-            if type(ins) is MenuI:
-                compile_menu(game.program, ins)
     sources = decisions(game.program).sources
     assert len(sources) > 20
     for source in sources:
