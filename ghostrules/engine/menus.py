@@ -38,11 +38,10 @@ def _no_options(node: MenuI) -> SpecRuntimeError:
 
 
 class _Decisions:
-    """What the decisions' functions of one program share: the expressions' namespace they run in,
-    and their sources (for audits; kept apart from the blocks' sources)."""
+    """The sources of one program's decisions' functions (for audits), kept apart from the blocks'
+    sources (``ExprCompiler.block_sources``, which hold the blocks' own forms only)."""
 
-    def __init__(self, program: Program) -> None:
-        self.namespace = program.exprs.define("", "<decisions>")  # (defines nothing: the namespace)
+    def __init__(self) -> None:
         self.sources: list[str] = []
 
 
@@ -50,7 +49,7 @@ def decisions(program: Program) -> _Decisions:
     """The program's shared part of its decisions' functions."""
     found = getattr(program, "decisions", None)
     if found is None:
-        found = program.decisions = _Decisions(program)  # type: ignore[attr-defined]
+        found = program.decisions = _Decisions()  # type: ignore[attr-defined]
     return found
 
 
@@ -175,7 +174,11 @@ def compile_menu(program: Program, node: MenuI) -> MenuFn:
     writer = _Writer(program, node)
     source, name = writer.write()
     shared.sources.append(source)
-    exec(compile(source, f"<decision {node.rule} {node.where}>", "exec"), shared.namespace)  # noqa: S102 - generated
-    return shared.namespace[name](*writer.objects)
+    # defined by the expression compiler, the one module that runs generated code; its source moved
+    # from the blocks' sources to the decisions' own
+    namespace = program.exprs.define(source, f"<decision {node.rule} {node.where}>")
+    if program.exprs.block_sources and program.exprs.block_sources[-1] is source:
+        program.exprs.block_sources.pop()
+    return namespace[name](*writer.objects)
 
 
