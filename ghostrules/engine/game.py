@@ -10,7 +10,8 @@ from ..spec.model import GameSpec
 from .actions import Action, Outcome
 from .errors import ActionLimitError
 from .layout import Layout
-from .program import Program, RandomI, RollI
+from .menus import MenuFn, compile_menu
+from .program import MenuI, Program, RandomI, RollI
 from .state import State
 
 Policy = Callable[[State, random.Random], Action]
@@ -24,6 +25,9 @@ class Game:
         self.layout = Layout(spec)
         self.program = Program(spec, self.layout)
         self.parameters = dict(spec.settings)
+        # each decision's function listing its options (engine/menus.py), made once, as the blocks are
+        self.menus: dict[MenuI, MenuFn] = {ins: compile_menu(self.program, ins) for proc in self.program.procs
+                                           for ins in proc.code if type(ins) is MenuI}
 
     @property
     def name(self) -> str:
@@ -132,6 +136,13 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
     node = state._node()
     chance = _CHANCE
     uniform = policy is random_policy
+    # With random_policy and no on_step, nothing but this loop sees the state before it is returned,
+    # and it is returned only when the game ends: an action that fails raises out of play, and the
+    # state it leaves is never seen. So each action is taken as apply_action takes it, without
+    # what apply_action keeps to restore the state on an error (State._step) and without looking
+    # the action up again among the options just offered (State._pending: it is one of them).
+    alone = uniform and on_step is None
+    undo = state._undo
     for _ in range(max_actions):
         if state._outcome is not None:
             return state
@@ -142,10 +153,19 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
             action = state._sample(int(rng.random() * _TWO_53), _TWO_53, node, members)
         elif uniform and node is not None:  # random_policy: one of legal_actions(), uniformly
             options = state._menu_options(node)
+            if alone:
+                action = rng.choice(options)
+                node = state._advance(node, action)
+                undo.clear()  # (the writes of the action: nothing to undo)
+                continue
             state._offered = (len(state._history), options)
             action = rng.choice(options)
         else:
             action = policy(state, rng)
+        if alone:
+            node = state._advance(node, action)
+            undo.clear()
+            continue
         node = state._step(action)
         if on_step is not None:
             on_step(state)

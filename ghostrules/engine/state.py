@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
 from .errors import IllegalActionError, SpecRuntimeError
 from .machine import STEP_LIMIT, Machine
+from .menus import SHOWN_MAX, compile_menu
 from .program import MenuI, RandomI, RollI
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["STEP_LIMIT", "State"]
 
 _CHANCE = (RandomI, RollI)
-_SHOWN_MAX = 4096  # the Actions kept per option whose label reads slots (MenuOptionI.by_label)
+_SHOWN_MAX = SHOWN_MAX  # the Actions kept per option whose label reads slots (MenuOptionI.by_label)
 
 
 def _bound(L: dict, var: str | None, value: int) -> dict:
@@ -452,6 +453,18 @@ class State(Machine):
         return [f(self.values, L) for f in opt.item_fns]
 
     def _menu_options(self, node: MenuI) -> list[Action]:
+        """The options of ``node`` (the pending decision) as Actions, listed by the decision's own
+        generated function (engine/menus.py, made with the game): what ``_menu_options_generic``
+        lists, the same Actions in the same order."""
+        menus = self.game.menus
+        fn = menus.get(node)
+        if fn is None:
+            fn = menus[node] = compile_menu(self.game.program, node)
+        return fn(self.values, self.stack[-1][2])
+
+    def _menu_options_generic(self, node: MenuI) -> list[Action]:
+        """The options of ``node`` by the generic loop: each option's guard and label called on a
+        copy of the frame's locals (the reference for engine/menus.py's functions)."""
         base = self.stack[-1][2]
         out: list[Action] = []
         seen: dict[str, int] = {}
