@@ -188,10 +188,13 @@ class ExprCompiler(SlotPatterns):
         """A new name for generated code (``_d`` for a function, ``_t`` for a temporary)."""
         return f"{prefix}{next(self._ids)}"
 
-    def define(self, source: str, filename: str) -> dict[str, Any]:
+    def define(self, source: str, filename: str, *, record: bool = True) -> dict[str, Any]:
         """Run generated definitions (the blocks of engine/blocks.py, built from instructions and the
-        sources above) in the expressions' namespace; returns that namespace."""
-        self.block_sources.append(source)
+        sources above) in the expressions' namespace; returns that namespace. ``record``: keep the
+        source in ``block_sources`` (the blocks' forms, which their audit reads); the decisions'
+        functions (engine/menus.py) keep theirs apart."""
+        if record:
+            self.block_sources.append(source)
         exec(compile(source, filename, "exec"), self._ns)  # noqa: S102 - generated from compiled instructions
         return self._ns
 

@@ -174,11 +174,9 @@ def compile_menu(program: Program, node: MenuI) -> MenuFn:
     writer = _Writer(program, node)
     source, name = writer.write()
     shared.sources.append(source)
-    # defined by the expression compiler, the one module that runs generated code; its source moved
-    # from the blocks' sources to the decisions' own
-    namespace = program.exprs.define(source, f"<decision {node.rule} {node.where}>")
-    if program.exprs.block_sources and program.exprs.block_sources[-1] is source:
-        program.exprs.block_sources.pop()
+    # defined by the expression compiler, the one module that runs generated code; its source is kept
+    # with the decisions' own, not with the blocks'
+    namespace = program.exprs.define(source, f"<decision {node.rule} {node.where}>", record=False)
     return namespace[name](*writer.objects)
 
 
