@@ -72,22 +72,45 @@ def test_ed5_board_full_timing():
     assert after["el"].get("qi", "yellow") == 4 and after["el"].prompt() == "draw a card"
 
 
+def yang_prompts(game, base, monk: str, take: int) -> tuple[list[str], list[int]]:
+    """Play the monk's Yang phase with the first option everywhere (he stays where he is), taking
+    ``take`` power tokens when offered; return the prompts in order and the tokens he holds at each."""
+    s = game.state_at("yang_phase", {"m": monk}, base)
+    prompts: list[str] = []
+    held: list[int] = []
+    while not s.is_chance_node() and len(prompts) < 40:
+        prompts.append(s.prompt())
+        held.append(s.get("power_token", monk))
+        if s.prompt() == "take power tokens from the centre?":
+            act(s, f"takes {take} power tokens")
+        else:
+            act(s, labels(s)[0])
+    held.append(s.get("power_token", monk))
+    return prompts, held
+
+
 def test_ed7_power_token_pick_up():
-    """ED-7 (GS-PTOKEN-4): EL picks power tokens up when the movement ends on the centre; HU only
-    at the end of the turn."""
+    """ED-7 (GS-PTOKEN-4, OQ-49): EL "Όταν ένας μοναχός τελειώσει την κίνησή του στο κεντρικό
+    πλακίδιο, μπορεί να πάρει κάποιες ή όλες τις μάρκες" (p9: the movement that ends on the centre
+    entitles him) and its turn summary "Τοποθετείστε 1 Βούδα (προαιρετικό), πάρτε μάρκες δύναμης"
+    (p12: taken in Yang step 3, after the Buddha step), so the token is not in his hand in the
+    power-token window after the move. HU "aki körét a középső helyszínen fejezi be": only at the end
+    of the turn, after the Yang phase."""
     games, b = bases(players=3)
-    prompts = {}
+    seen = {}
     for e in EDITIONS:
         b[e].set("power_token_centre", 1)
         b[e].set("power_token_supply", b[e].get("power_token_supply") - 1)
         b[e].set("active", "yellow")
-        s = games[e].state_at("yang_phase", {"m": "yellow"}, b[e])
-        while s.prompt() != "move?":
-            act(s, labels(s)[0])
-        act(s, "stays on")
-        prompts[e] = s.prompt()
-    assert prompts["el"] == "take power tokens from the centre?"
-    assert prompts["hu"] != "take power tokens from the centre?"
+        seen[e] = yang_prompts(games[e], b[e], "yellow", take=1)
+    prompts, held = seen["el"]
+    pick = prompts.index("take power tokens from the centre?")
+    after_move = prompts.index("move?") + 1
+    assert prompts[after_move] == "spend a power token?" and held[after_move] == 1
+    assert pick > prompts.index("ask for help or exorcise?")
+    assert "spend a power token?" not in prompts[pick:]
+    assert held[-1] == 2
+    assert "take power tokens from the centre?" not in seen["hu"][0] and seen["hu"][1][-1] == 1
 
 
 def test_ed9_two_buddhas_from_a_corner():

@@ -62,7 +62,7 @@ def test_every_question_works_on_every_example(path: Path, capsys: pytest.Captur
 def test_legal_names_the_rule_that_forbids() -> None:
     sc = query.load(ROOT / "tests" / "scenarios" / "howling_nightmare_opposite_slot.yaml")
     answer = query.legal(sc, "yellow monk tries to exorcise")
-    assert answer.data["legal"] is False and answer.data["rule"] == "GS-INC-GEN-2"
+    assert answer.data["legal"] is False and answer.data["rule"] == "GS-INC-HOWLING"
     assert "opposite" in answer.text()
     ok = query.legal(sc, "yellow monk takes no (further) action")
     assert ok.data["legal"] is True and ok.data["rule"] == "GS-YANG-4"
