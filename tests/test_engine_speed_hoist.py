@@ -118,6 +118,63 @@ def test_invariant_part_is_computed_once_and_never_raises_early() -> None:
         fast(v, {"a": -1})
 
 
+def _counting_d0() -> tuple[list[int], Any]:
+    calls: list[int] = []
+
+    def d0(v: list, a0: int) -> int:
+        calls.append(a0)
+        if a0 < 0:
+            raise SpecRuntimeError("negative")
+        return v[a0] + 1
+    return calls, d0
+
+
+def _either(fn: Any, v: list, L: dict) -> tuple:
+    try:
+        return ("value", list(fn(v, L)) if not isinstance(fn(v, L), (bool, int, list)) else fn(v, L))
+    except Exception as exc:  # noqa: BLE001 - the kind of error is what is compared
+        return ("error", type(exc).__name__)
+
+
+def test_a_false_invariant_lead_of_the_filter_skips_the_moved_parts() -> None:
+    """``x in slot if card_colour[g] == black and placement_allowed(g, by, x)``: while the leading
+    conjunct, which reads no loop variable, is false, no element passes, so the answer is empty and
+    the moved parts (the ghost's home board) are not computed; the same answers and errors otherwise
+    (found when three menu options, one per kind of ghost, each moved the home board out of its loop)."""
+    calls, d0 = _counting_d0()
+    code = "[_q1 for _q1 in range(12) if v[12] == 1 and v[_q1] == 0 and _d0(v, L['a']) > 1]"
+    fast, plain, helpers = compile_hoisted(code, {"_d0": d0})
+    assert len(helpers) == 1 and "if not ((v[12] == 1)):" in helpers[0] and "return []" in helpers[0], helpers
+    off = [0] * 12 + [0]
+    assert fast(off, {"a": 3}) == [] and calls == []
+    on = [0] * 12 + [1]
+    assert fast(on, {"a": 12}) == list(range(12)) and calls == [12]  # moved out of the loop: once
+    assert plain(on, {"a": 12}) == list(range(12))
+    for v in (off, on, [1] * 13):
+        for a in (-1, 3, 12):
+            assert _either(fast, v, {"a": a}) == _either(plain, v, {"a": a}), (v, a)
+    # a lead that fails to compute: the original runs and fails (or not) as it would
+    code = "[_q1 for _q1 in range(3) if v[L['i']] == 1 and v[_q1] == 1 and _d0(v, L['a']) > 1]"
+    fast, plain, _ = compile_hoisted(code, {"_d0": d0})
+    for L in ({"i": 99, "a": 0}, {"i": 0, "a": -1}, {"i": 0, "a": 0}):
+        assert _either(fast, [1, 1, 1], L) == _either(plain, [1, 1, 1], L), L
+
+
+def test_a_false_invariant_lead_gives_an_empty_generator_or_runs_the_original() -> None:
+    calls, d0 = _counting_d0()
+    code = "any((_q1 == 3 for _q1 in range(12) if v[12] == 1 and v[_q1] == 0 and _d0(v, L['a']) > 1))"
+    fast, plain, helpers = compile_hoisted(code, {"_d0": d0})
+    assert "return iter(())" in helpers[0], helpers
+    assert fast([0] * 13, {"a": 0}) is False and calls == []
+    assert fast([0] * 12 + [1], {"a": 1}) == plain([0] * 12 + [1], {"a": 1})
+    # a domain that reads the position could fail to compute: the original runs instead of an empty answer
+    code = "[_q1 for _q1 in L['xs'] if v[12] == 1 and v[_q1] == 0 and _d0(v, L['a']) > 1]"
+    fast, plain, helpers = compile_hoisted(code, {"_d0": d0})
+    assert "return []" not in helpers[0] and "if not ((v[12] == 1)):" in helpers[0], helpers
+    with pytest.raises(KeyError):
+        fast([0] * 13, {"a": 0})
+
+
 def test_membership_in_a_run_and_first_places_become_tables() -> None:
     code = "[_q1 for _q1 in range(40) if not _q1 in v[0:40] and _first(v, 40, 40, _q1) != -1]"
     fast, plain, helpers = _compile(code)

@@ -206,6 +206,7 @@ class _Hoister:
 
         if not any(not _is_trivial(n) and not (shape.free(n) & bound) for n in _inner(comp)):
             return None  # nothing in the loop is invariant (the common case: no copy made)
+        guard = _leading_guard(comp, shape, bound)
         original = ast.unparse(comp)
         work = ast.parse(original, mode="eval").body
         assert isinstance(work, _COMPS)
@@ -227,9 +228,36 @@ class _Hoister:
         free = shape.free(comp)
         params = [*(p for p in ("v", "L") if p in free), *sorted(free - {"v", "L"})]
         helper = self.fresh("_d")
-        self.define(f"def {helper}({', '.join(params)}):\n    try:\n" + "\n".join(assigns) +
+        # a leading invariant conjunct of the filter that is false makes every element fail, so the
+        # answer is empty and the moved parts, which may be costly (a ghost's home board for a menu
+        # option of another colour), are not computed. The empty answer is written out when the outer
+        # domain reads nothing (a fixed range: evaluating it cannot fail), else the original runs
+        # (each element stops at that conjunct)
+        empty = ("[]" if isinstance(comp, ast.ListComp) else "iter(())") \
+            if not shape.loaded(comp.generators[0].iter) else original
+        first = f"        if not ({guard}):\n            return {empty}\n" if guard else ""
+        self.define(f"def {helper}({', '.join(params)}):\n    try:\n" + first + "\n".join(assigns) +
                     f"\n    except Exception:\n        return {original}\n    return {ast.unparse(body)}\n")
         return ast.Call(ast.Name(helper, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
+
+
+def _leading_guard(comp: ast.ListComp | ast.GeneratorExp, shape: _Shape, bound: frozenset[str]) -> str | None:
+    """The source of the leading conjuncts of the outer loop's filter that read no variable the
+    quantifier binds (``card_colour[g] == black`` in ``x in slot if card_colour[g] == black and
+    placement_allowed(g, by, x)``), or None. While they are false no element passes the filter."""
+    ifs = comp.generators[0].ifs
+    if not ifs:
+        return None
+    cond = ifs[0]
+    parts = cond.values if isinstance(cond, ast.BoolOp) and isinstance(cond.op, ast.And) else [cond]
+    lead = []
+    for part in parts:
+        if shape.free(part) & bound:
+            break
+        lead.append(part)
+    if not lead or len(lead) == len(parts) and len(ifs) == 1:
+        return None  # no invariant lead, or the whole filter is invariant (moved as one part already)
+    return " and ".join(f"({ast.unparse(part)})" for part in lead)
 
 
 SET_FROM = 16  # the shortest run of slots worth a set when a loop tests membership in it
