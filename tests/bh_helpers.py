@@ -136,3 +136,20 @@ def to_menu(s: State) -> None:
             s.apply_action(s.chance_outcomes()[0][0])
         else:
             s.apply_action(s.legal_actions()[0])
+
+
+def elevator_east_of_the_entrance_hall(state: State) -> None:
+    """The Mystic Elevator on the ground floor, its one door facing the Entrance Hall."""
+    place(state, "mystic_elevator", "ground", "x5y6", "r270")
+    assert state.eval("joined(entrance_hall, east)")
+
+
+def monster_by_the_elevator(game: Game) -> State:
+    """After the haunt (p2 the traitor): monster 1 in the Entrance Hall with 3 points to move, the Mystic
+    Elevator east of it; the state at the monster's move."""
+    base = set_up(game, FOUR)
+    start_haunt(base, traitor="p2")
+    elevator_east_of_the_entrance_hall(base)
+    monster_at(base, "entrance_hall")
+    base.set("mon_points", 3)
+    return game.state_at("monster_moves", {"m": "m1"}, base, stop=True)

@@ -10,7 +10,7 @@ nem-sebző szoba hatásokat" (p.12).
 from __future__ import annotations
 
 import pytest
-from bh_helpers import FOUR, act, holds, labels, monster_at, place, set_up, start_haunt
+from bh_helpers import FOUR, act, elevator_east_of_the_entrance_hall, monster_by_the_elevator, holds, labels, monster_at, place, set_up, start_haunt
 
 import ghostrules
 from ghostrules.engine import Game, State
@@ -21,11 +21,6 @@ def game4() -> Game:
     return ghostrules.load_game("betrayal", players=4)
 
 
-def elevator_east_of_the_entrance_hall(state: State) -> None:
-    place(state, "mystic_elevator", "ground", "x5y6", "r270")  # its one door faces the Entrance Hall
-    assert state.eval("joined(entrance_hall, east)")
-
-
 # ---- the Mystic Elevator's move is an effect the traitor and monsters may ignore (BH-TRAITOR-5, BX-TILE-2)
 
 
@@ -33,12 +28,7 @@ def test_a_monster_may_leave_the_mystic_elevator_where_it_is(game4: Game) -> Non
     """BH-MONSTER-10/11 and BH-TRAITOR-5: the elevator's move deals no damage, so the traitor may leave it
     where it is when a monster steps in; the monster then goes on from the elevator's old place, and the
     elevator, not used, may still move later in the turn."""
-    base = set_up(game4, FOUR)
-    start_haunt(base, traitor="p2")
-    elevator_east_of_the_entrance_hall(base)
-    monster_at(base, "entrance_hall")
-    base.set("mon_points", 3)
-    s = game4.state_at("monster_moves", {"m": "m1"}, base, stop=True)
+    s = monster_by_the_elevator(game4)
     act(s, "monster 1 moves east to Mystic Elevator")
     assert s.prompt() == "where does the traitor send the Mystic Elevator?", s.prompt()
     assert "leave the Mystic Elevator where it is" in labels(s), labels(s)

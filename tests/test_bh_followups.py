@@ -10,7 +10,7 @@ liftet"), and the traitor decides where it goes ("eldöntheted, hogy hová mozog
 from __future__ import annotations
 
 import pytest
-from bh_helpers import FOUR, act, labels, monster_at, place, roll, set_up, start_haunt, to_menu
+from bh_helpers import FOUR, act, elevator_east_of_the_entrance_hall, monster_by_the_elevator, labels, monster_at, place, roll, set_up, start_haunt, to_menu
 
 import ghostrules
 from ghostrules.engine import Game, State
@@ -135,21 +135,11 @@ def test_climbing_new_secret_stairs_at_once_out_of_the_attic_makes_its_roll(game
 # ---- monsters and the Mystic Elevator (BH-MONSTER-11, BH-TRAITOR-5) -----------------------------------
 
 
-def elevator_east_of_the_entrance_hall(state: State) -> None:
-    place(state, "mystic_elevator", "ground", "x5y6", "r270")  # its one door faces the Entrance Hall
-    assert state.eval("joined(entrance_hall, east)")
-
-
 def test_the_traitor_sends_the_elevator_where_a_monster_rides(game4: Game) -> None:
     """BH-MONSTER-11, p.12: "Használhatják ... a misztikus liftet", and the traitor "eldöntheted, hogy hová
     mozog a misztikus lift": a monster stepping into the Mystic Elevator rides it; the traitor picks the
     floor (no roll) and the empty door, and the monster goes on from there with its points left."""
-    base = set_up(game4, FOUR)
-    start_haunt(base, traitor="p2")
-    elevator_east_of_the_entrance_hall(base)
-    monster_at(base, "entrance_hall")
-    base.set("mon_points", 3)
-    s = game4.state_at("monster_moves", {"m": "m1"}, base, stop=True)
+    s = monster_by_the_elevator(game4)
     act(s, "monster 1 moves east to Mystic Elevator")
     assert not s.is_chance_node(), s.prompt()
     assert s.prompt() == "where does the traitor send the Mystic Elevator?"

@@ -40,35 +40,32 @@ def _memo(X: Any) -> dict[Any, Any]:
     return memo
 
 
-def _compiled(X: Any, e: E.Expr, scope: dict[str, str], where: M.Where, rule: str) -> Any:
-    """The compiled function of ``e`` in ``scope`` (raises if it does not compile), memoised."""
-    key = ("expr", e, tuple(sorted(scope.items())), rule)
-    memo = _memo(X)
-    fn = memo.get(key)
-    if fn is None:
-        try:
-            fn = X.compile(e, scope, where, rule)[0]
-        except Exception:  # noqa: BLE001 - remembered as not compilable
-            fn = _FAILED
-        memo[key] = fn
-    if fn is _FAILED:
-        raise LookupError(e.render())
-    return fn
-
-
-def _domain(X: Any, domain: E.Expr, scope: dict[str, str], where: M.Where, rule: str) -> Any:
-    key = ("domain", domain, tuple(sorted(scope.items())), rule)
+def _memoised(X: Any, key: tuple[Any, ...], make: Any, what: str) -> Any:
+    """``make()``, memoised under ``key`` for the compiled game of ``X``; raises LookupError(what)
+    when it failed (a failure is remembered too)."""
     memo = _memo(X)
     found = memo.get(key)
     if found is None:
         try:
-            found = X.domain_values(domain, scope, where, rule)[0]
+            found = make()
         except Exception:  # noqa: BLE001 - remembered as not computable
             found = _FAILED
         memo[key] = found
     if found is _FAILED:
-        raise LookupError(domain.render())
+        raise LookupError(what)
     return found
+
+
+def _compiled(X: Any, e: E.Expr, scope: dict[str, str], where: M.Where, rule: str) -> Any:
+    """The compiled function of ``e`` in ``scope`` (raises if it does not compile), memoised."""
+    return _memoised(X, ("expr", e, tuple(sorted(scope.items())), rule),
+                     lambda: X.compile(e, scope, where, rule)[0], e.render())
+
+
+def _domain(X: Any, domain: E.Expr, scope: dict[str, str], where: M.Where, rule: str) -> Any:
+    """The values of ``domain`` in ``scope`` (raises if they cannot be computed), memoised."""
+    return _memoised(X, ("domain", domain, tuple(sorted(scope.items())), rule),
+                     lambda: X.domain_values(domain, scope, where, rule)[0], domain.render())
 
 
 def _site_scope(game: Any, rule: M.Rule, call: M.CallStmt) -> dict[str, str] | None:
