@@ -229,8 +229,8 @@ class _Hoister:
         params = [*(p for p in ("v", "L") if p in free), *sorted(free - {"v", "L"})]
         helper = self.fresh("_d")
         # a leading invariant conjunct of the filter that is false makes every element fail, so the
-        # answer is empty and the moved parts, which may be costly (a ghost's home board for a menu
-        # option of another colour), are not computed. The empty answer is written out when the outer
+        # answer is empty and the moved parts, which may be costly (a lookup for a menu option whose
+        # kind test fails), are not computed. The empty answer is written out when the outer
         # domain reads nothing (a fixed range: evaluating it cannot fail), else the original runs
         # (each element stops at that conjunct)
         empty = ("[]" if isinstance(comp, ast.ListComp) else "iter(())") \
@@ -243,8 +243,8 @@ class _Hoister:
 
 def _leading_guard(comp: ast.ListComp | ast.GeneratorExp, shape: _Shape, bound: frozenset[str]) -> str | None:
     """The source of the leading conjuncts of the outer loop's filter that read no variable the
-    quantifier binds (``card_colour[g] == black`` in ``x in slot if card_colour[g] == black and
-    placement_allowed(g, by, x)``), or None. While they are false no element passes the filter."""
+    quantifier binds (``kind[g] == k2`` in ``x in spot if kind[g] == k2 and allowed(g, x)``), or None.
+    While they are false no element passes the filter."""
     ifs = comp.generators[0].ifs
     if not ifs:
         return None
