@@ -420,8 +420,10 @@ BAD = [
      "turn: {active: yellow, step: help}\n", 8, "GS-YANG-3: not haunted[monk_at[m]] is false"),
     ("betrayal: no haunt roll during the haunt", BH + "haunt: {scenario: hollow_hounds, traitor: p2, revealer: p2}\n"
      "turn: {active: p1, step: haunt_roll}\n", 9, "forbidden by BH-HAUNT-TURN-2"),
+    # the haunt's turn order cannot be rebuilt before the haunt: the guard still names its rule (it said
+    # only that a local of the frame haunt_round could not be computed)
     ("betrayal: a hero's attack before the haunt", BH + "turn: {active: p1, step: hero_attack}\n", 8,
-     "cannot be at step 'hero_attack'"),
+     "cannot be at step 'hero_attack', forbidden by BH-HAUNT-TURN-2"),
     ("betrayal: nobody to attack", BH.replace("{character: Ox Bellows}", "{character: Ox Bellows, at: foyer}")
      + "haunt: {scenario: hollow_hounds, traitor: p2, revealer: p2}\nturn: {active: p1, step: hero_attack}\n", 9,
      "BH-ATTACK-2: attack_target(s) is false"),

@@ -624,6 +624,7 @@ class _Builder:
         """A named step the position cannot reach (its entering call's guards fail: a dead monk's Yang
         phase, an exorcism from the centre) is refused, naming the rule of the guard."""
         frames = []
+        uncomputed = None  # the first frame local the position cannot give: its guards may still say why
         for fr in chosen.frames:
             local = {}
             for k, expr in fr.locals:
@@ -631,10 +632,14 @@ class _Builder:
                     local[k] = int(self.v.raw(expr, values, file=self.schema.file, line=chosen.line)[0])
                 except (SpecError, SpecRuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
                     message = exc.message if isinstance(exc, SpecError) else str(exc)
-                    raise self.err(f"turn.step: this position cannot be at step {chosen.name!r}: the local {k} = "
-                                   f"{expr} of its frame {fr.proc} cannot be computed here ({message})", line) from None
+                    uncomputed = uncomputed or (f"turn.step: this position cannot be at step {chosen.name!r}: the "
+                                                f"local {k} = {expr} of its frame {fr.proc} cannot be computed here "
+                                                f"({message})")
             frames.append((fr.proc, fr.after, local))
+        # a guard that needs a local left out is not judged (guards.step_blocked)
         reasons = step_blocked(self.game, values, frames)
+        if uncomputed and not reasons:
+            raise self.err(uncomputed, line)
         if reasons:
             why = "; ".join(f"{r['rule']}: {r['condition']} is false" + (f" (for {r['for']})" if r.get("for") else "")
                             for r in reasons)
