@@ -23,7 +23,6 @@ from speed_helpers import positions_along
 import ghostrules
 from ghostrules import SpecRuntimeError
 from ghostrules.engine.game import Game, random_policy, sample_chance
-from ghostrules.engine.menus import decisions
 from ghostrules.engine.program import MenuI
 from ghostrules.engine.state import State
 
@@ -164,7 +163,7 @@ def test_decision_sources_hold_no_spec_text(name: str, params: dict[str, Any]) -
     """Spec names reach the generated source only as string keys of the locals (``L['m']``); every
     other name is generated or one of a few builtins, and no string but a key, ``choose`` or ''."""
     game = ghostrules.load_game(name, **params)
-    sources = decisions(game.program).sources
+    sources = [menu.source for menu in game.menus.values()]
     assert len(sources) > 20
     for source in sources:
         for node in ast.walk(ast.parse(source)):

@@ -153,18 +153,14 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
             action = state._sample(int(rng.random() * _TWO_53), _TWO_53, node, members)
         elif uniform and node is not None:  # random_policy: one of legal_actions(), uniformly
             options = state._menu_options(node)
-            if alone:
-                action = rng.choice(options)
-                node = state._advance(node, action)
-                undo.clear()  # (the writes of the action: nothing to undo)
-                continue
-            state._offered = (len(state._history), options)
+            if not alone:
+                state._offered = (len(state._history), options)
             action = rng.choice(options)
         else:
             action = policy(state, rng)
         if alone:
             node = state._advance(node, action)
-            undo.clear()
+            undo.clear()  # (the writes of the action: nothing to undo)
             continue
         node = state._step(action)
         if on_step is not None:

@@ -33,24 +33,9 @@ SHOWN_MAX = 4096  # the Actions kept per option whose label reads slots (MenuOpt
 _BARE_L = re.compile(r"\bL\b(?!\[')")
 
 
-def _no_options(node: MenuI) -> SpecRuntimeError:
+def no_options(node: MenuI) -> SpecRuntimeError:
+    """The error of a decision left with no option (the generated functions' and the generic loop's)."""
     return SpecRuntimeError(f"decision '{node.prompt}' has no options", node.rule, str(node.where))
-
-
-class _Decisions:
-    """The sources of one program's decisions' functions (for audits), kept apart from the blocks'
-    sources (``ExprCompiler.block_sources``, which hold the blocks' own forms only)."""
-
-    def __init__(self) -> None:
-        self.sources: list[str] = []
-
-
-def decisions(program: Program) -> _Decisions:
-    """The program's shared part of its decisions' functions."""
-    found = getattr(program, "decisions", None)
-    if found is None:
-        found = program.decisions = _Decisions()  # type: ignore[attr-defined]
-    return found
 
 
 class _Writer:
@@ -95,7 +80,7 @@ class _Writer:
             self.option(k, opt, lines)
         body = "\n".join(lines)
         name = self.exprs.fresh("_m")
-        tail = ["    if not _out:", f"        raise {self.const(_no_options)}({self.const(node)})", "    return _out"]
+        tail = ["    if not _out:", f"        raise {self.const(no_options)}({self.const(node)})", "    return _out"]
         head = ["    _out = []", "    _seen = {}"]
         consts = [f"_K{i}" for i in range(len(self.objects))]
         top = [f"def {name}_make({', '.join(consts)}):",
@@ -169,14 +154,12 @@ class _Writer:
 
 
 def compile_menu(program: Program, node: MenuI) -> MenuFn:
-    """The function ``menu(v, L)`` listing ``node``'s options as State._menu_options_generic lists them."""
-    shared = decisions(program)
+    """The function ``menu(v, L)`` listing ``node``'s options as State._menu_options_generic lists them;
+    its generated source is ``menu.source`` (for audits; not among the blocks' sources)."""
     writer = _Writer(program, node)
     source, name = writer.write()
-    shared.sources.append(source)
-    # defined by the expression compiler, the one module that runs generated code; its source is kept
-    # with the decisions' own, not with the blocks'
+    # defined by the expression compiler, the one module that runs generated code
     namespace = program.exprs.define(source, f"<decision {node.rule} {node.where}>", record=False)
-    return namespace[name](*writer.objects)
-
-
+    menu = namespace[name](*writer.objects)
+    menu.source = source
+    return menu

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
 from .errors import IllegalActionError, SpecRuntimeError
 from .machine import STEP_LIMIT, Machine
-from .menus import SHOWN_MAX, compile_menu
+from .menus import SHOWN_MAX, no_options
 from .program import MenuI, RandomI, RollI
 
 if TYPE_CHECKING:
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 __all__ = ["STEP_LIMIT", "State"]
 
 _CHANCE = (RandomI, RollI)
-_SHOWN_MAX = SHOWN_MAX  # the Actions kept per option whose label reads slots (MenuOptionI.by_label)
 
 
 def _bound(L: dict, var: str | None, value: int) -> dict:
@@ -456,11 +455,7 @@ class State(Machine):
         """The options of ``node`` (the pending decision) as Actions, listed by the decision's own
         generated function (engine/menus.py, made with the game): what ``_menu_options_generic``
         lists, the same Actions in the same order."""
-        menus = self.game.menus
-        fn = menus.get(node)
-        if fn is None:
-            fn = menus[node] = compile_menu(self.game.program, node)
-        return fn(self.values, self.stack[-1][2])
+        return self.game.menus[node](self.values, self.stack[-1][2])
 
     def _menu_options_generic(self, node: MenuI) -> list[Action]:
         """The options of ``node`` by the generic loop: each option's guard and label called on a
@@ -512,7 +507,7 @@ class State(Machine):
                         action = shown.get((value, label))
                         if action is None:
                             action = Action("choose", (o_index, value), label, opt.rule)
-                            if len(shown) < _SHOWN_MAX:
+                            if len(shown) < SHOWN_MAX:
                                 shown[(value, label)] = action
                         out.append(action)
             if var is not None:  # the next option sees the frame's own value of the name
@@ -521,7 +516,7 @@ class State(Machine):
                 else:
                     L.pop(var, None)
         if not out:
-            raise SpecRuntimeError(f"decision '{node.prompt}' has no options", node.rule, str(node.where))
+            raise no_options(node)
         return out
 
     def _random_members(self, node: RandomI) -> list[int]:
