@@ -114,6 +114,17 @@ def test_the_setup_trace_describes_the_deck_of_each_level(players, level, remove
     assert lines == expected
 
 
+def yin_phase_of_a_full_board_with_a_tormentor(game, base, colour):
+    """The Yin phase of ``colour``'s board holding the Lich (a tormentor) and two Zombies, its curse die
+    showing no effect: the state after it and the (rule, text) of the lines it says."""
+    place(base, "c11_lich", f"{colour}_1")
+    place(base, "c06_zombie", f"{colour}_2")
+    place(base, "c07_zombie", f"{colour}_3")
+    s = yin_phase_of(game, base, colour)
+    roll(s, "no effect")
+    return s, [(e.rule, e.text) for e in s.log() if e.kind == "say"]
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_neutral_boards_yin_phase_cites_the_neutral_rules(edition):
     """GS-NEUTRAL-4 ("the players roll the curse die and apply it to the neutral board", HU "a
@@ -125,12 +136,7 @@ def test_a_neutral_boards_yin_phase_cites_the_neutral_rules(edition):
     game = gs_game(edition=edition, players=2)
     base = set_up(game, playing=["yellow"])  # yellow (south) and green (north) play; red, blue neutral
     assert not base.get("playing", "red")
-    place(base, "c11_lich", "red_1")  # a tormentor
-    place(base, "c06_zombie", "red_2")
-    place(base, "c07_zombie", "red_3")
-    s = yin_phase_of(game, base, "red")
-    roll(s, "no effect")
-    said = [(e.rule, e.text) for e in s.log() if e.kind == "say"]
+    s, said = yin_phase_of_a_full_board_with_a_tormentor(game, base, "red")
     assert ("GS-NEUTRAL-4", "tormentor Lich: the players roll the curse die for red monk's board") in said
     assert ("GS-NEUTRAL-5", "red monk's board is full: the board loses 1 Qi") in said
     assert not any("makes red monk roll" in text or "no new ghost" in text for _, text in said)
@@ -146,12 +152,7 @@ def test_a_dead_monks_board_cites_the_death_rule_in_every_configuration(edition)
     game = gs_game(edition=edition)
     base = set_up(game)
     kill(base, "red")
-    place(base, "c11_lich", "red_1")
-    place(base, "c06_zombie", "red_2")
-    place(base, "c07_zombie", "red_3")
-    s = yin_phase_of(game, base, "red")
-    roll(s, "no effect")
-    said = [(e.rule, e.text) for e in s.log() if e.kind == "say"]
+    _, said = yin_phase_of_a_full_board_with_a_tormentor(game, base, "red")
     assert ("GS-DEATH-3", "tormentor Lich: the players roll the curse die for red monk's board") in said
     assert ("GS-DEATH-3", "red monk's board is full: the board loses 1 Qi") in said
     assert not any("makes red monk roll" in text or "no new ghost" in text for _, text in said)
@@ -162,12 +163,7 @@ def test_a_players_yin_phase_keeps_the_player_board_wording(edition):
     """Control: on a living player's board the trace still cites GS-YIN-5 and GS-YIN-6."""
     game = gs_game(edition=edition, players=2)
     base = set_up(game, playing=["yellow"])
-    place(base, "c11_lich", "yellow_1")
-    place(base, "c06_zombie", "yellow_2")
-    place(base, "c07_zombie", "yellow_3")
-    s = yin_phase_of(game, base, "yellow")
-    roll(s, "no effect")
-    said = [(e.rule, e.text) for e in s.log() if e.kind == "say"]
+    _, said = yin_phase_of_a_full_board_with_a_tormentor(game, base, "yellow")
     assert ("GS-YIN-5", "tormentor Lich makes yellow monk roll the curse die") in said
     assert ("GS-YIN-6", "yellow monk's board is full: lose 1 Qi, no new ghost") in said
 
