@@ -12,6 +12,19 @@ SIDES = {"yellow": "south", "red": "west", "green": "north", "blue": "east"}
 POWERS = {"yellow": "pockets", "red": "peaks", "green": "mountain", "blue": "gust"}
 
 
+MOUNTAIN_PROMPT = "Strength of the Mountain: roll a 4th Tao die?"
+
+
+def fourth_die_taken(position: Any) -> Any:
+    """At the Mountain's choice (GS-POWER-GREEN-MOUNTAIN: the 4th Tao die is optional), take the 4th
+    die, in place; elsewhere do nothing. ``position`` is a State or a query Scenario (its state);
+    returns it, so that odds measured on a green exorcism measure 4 dice."""
+    state = getattr(position, "state", position)
+    if not state.is_chance_node() and not state.is_terminal() and state.prompt() == MOUNTAIN_PROMPT:
+        state.apply_action(next(a for a in state.legal_actions() if a.label.endswith("rolls the 4th Tao die too")))
+    return position
+
+
 def gs_game(**params: Any) -> Game:
     defaults = dict(players=4, level="initiation", edition="el")
     defaults.update(params)

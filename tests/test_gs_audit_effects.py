@@ -349,6 +349,7 @@ def test_hope_killer_exorcised_by_the_mountain_rolls_no_curse(edition):
     for c in ("blue", "red", "green", "yellow"):
         give(base, "green", c, 2 - base.get("tao", "green", c))
     x = game.state_at("exorcise", {"m": "green"}, base, tracing=True)
+    act(x, "green monk rolls the 4th Tao die too")
     roll(x, "blue", "blue", "red", "red")
     act(x, "Hope Killer is exorcised")
     assert spend_all(x) == 4

@@ -88,6 +88,7 @@ def test_a_borrowed_power_without_a_disabling_ghost_keeps_acting(edition):
     assert s.get("at", "c08_hopping_vampire") in ("green_1", "green_3")
     assert s.eval("has_power(blue, mountain)") is True
     act(s, "tries to exorcise")
+    act(s, "blue monk rolls the 4th Tao die too")
     roll(s, "red", "green", "blue", "yellow")
     assert s.eval("exorcism_dice(blue)") == 4
 
@@ -184,7 +185,9 @@ def test_mountain_with_a_captured_die_rolls_three_and_no_curse_die(edition):
     base.set("monk_at", "green", "nn")
     base.set("active", "green")
     assert base.eval("exorcism_dice(green)") == 3
-    s = exorcism_rolling(game, base, "green", "yellow", "yellow", "red", tracing=True)
+    s = game.state_at("exorcise", {"m": "green"}, base, tracing=True)
+    act(s, "green monk rolls the 4th Tao die too")
+    roll(s, "yellow", "yellow", "red")
     assert not s.is_chance_node()
     act(s, "Zombie is exorcised")
     assert s.get("at", "c06_zombie") == "discard"

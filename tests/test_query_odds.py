@@ -17,10 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ghostrules import query
+from gs_helpers import fourth_die_taken
 from ghostrules.query.search import Odds, Sampler
 from ghostrules.query.values import Values
 
 HEAD = "game: ghost-stories\nplayers: 4\nlevel: initiation\nedition: el\n"
+
+
+def load(text: str) -> query.Scenario:
+    """The scenario, past the Strength of the Mountain's choice if its exorcism starts there: the 4th
+    Tao die is optional (GS-POWER-GREEN-MOUNTAIN), and these positions measure 4 dice."""
+    return fourth_die_taken(query.load(text))
 
 
 def at_least(r: int, n: int, p: Fraction) -> Fraction:
@@ -41,7 +48,7 @@ def dice_scenario(n: int, nameless: bool = False) -> str:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_at_least_r_of_a_colour_matches_the_closed_form(n: int) -> None:
-    sc = query.load(dice_scenario(n))
+    sc = load(dice_scenario(n))
     assert sc.state.eval(f"exorcism_dice({sc.state.get('active')})") == n
     for r in range(1, 5):
         answer = query.odds(sc, outcome=f"tray[red] + jokers >= {r}", horizon="roll_tao_dice")
@@ -49,7 +56,7 @@ def test_at_least_r_of_a_colour_matches_the_closed_form(n: int) -> None:
 
 
 def test_nameless_makes_white_no_joker() -> None:
-    sc = query.load(dice_scenario(3, nameless=True))
+    sc = load(dice_scenario(3, nameless=True))
     assert sc.state.eval("whites_wild") is False
     for r in range(1, 5):
         answer = query.odds(sc, outcome=f"tray[red] + jokers >= {r}", horizon="roll_tao_dice")
@@ -60,10 +67,10 @@ def test_nameless_makes_white_no_joker() -> None:
 
 
 def test_exorcism_odds_with_and_without_a_token() -> None:
-    sc = query.load(dice_scenario(3))
+    sc = load(dice_scenario(3))
     p = query.odds(sc, outcome="at[c38_bleeding_eyes] == discard").data["probability"]
     assert Fraction(p) == at_least(2, 3, Fraction(1, 3)) == Fraction(7, 27)
-    sc = query.load(dice_scenario(3).replace("{at: ww}", "{at: ww, tao: {red: 1}}"))
+    sc = load(dice_scenario(3).replace("{at: ww}", "{at: ww, tao: {red: 1}}"))
     p = query.odds(sc, outcome="at[c38_bleeding_eyes] == discard").data["probability"]
     assert Fraction(p) == at_least(1, 3, Fraction(1, 3)) == Fraction(19, 27)
 
@@ -90,7 +97,7 @@ def _simulate(sc: query.Scenario, outcome: str, horizon: str | None, samples: in
      "tao[green, red] + tao[green, black] >= 1", None),
 ])
 def test_exact_odds_agree_with_20000_seeded_samples(text: str, outcome: str, horizon: str | None) -> None:
-    sc = query.load(text)
+    sc = load(text)
     p, freq = _simulate(sc, outcome, horizon, 20_000, seed=12345)
     se = math.sqrt(float(p) * (1 - float(p)) / 20_000)
     assert abs(freq - float(p)) <= 3 * se + 1e-12, (p, freq, se)
@@ -112,7 +119,7 @@ def test_four_dice_and_a_reroll_within_the_default_budget() -> None:
     fails twice with (2/3)^2 = 4/9, so P(at least 2 of 4 succeed) = 1675/2187. Positions that differ
     only in locals no path reads again, or in how far a loop has gone while it has as many passes
     left, are one position: the search stays well inside the default budget of 5 000."""
-    sc = query.load(FOUR_DICE_AND_REROLL)
+    sc = load(FOUR_DICE_AND_REROLL)
     answer = query.odds(sc, outcome="at[c38_bleeding_eyes] == discard")
     assert Fraction(answer.data["probability"]) == at_least(2, 4, Fraction(5, 9)) == Fraction(1675, 2187)
     assert answer.data["positions"] < 2_000
@@ -136,7 +143,7 @@ def _keyed_states(text: str, outcome: str) -> tuple[Any, dict[Any, list[Any]]]:
     Odds._value = spy  # type: ignore[method-assign]
     Odds._rolls = lambda self, s, rest: None  # type: ignore[method-assign]
     try:
-        answer = query.odds(query.load(text), outcome=outcome)
+        answer = query.odds(load(text), outcome=outcome)
     finally:
         Odds._value = original  # type: ignore[method-assign]
         Odds._rolls = rolls  # type: ignore[method-assign]
@@ -252,7 +259,7 @@ class _PlainOdds(Odds):
 ])
 def test_the_position_table_gives_what_a_plain_memo_gives(text: str, outcome: str, horizon: str | None) -> None:
     """The same probability, distribution and number of positions as a search memoised on the full key."""
-    sc = query.load(text)
+    sc = load(text)
     answer = query.odds(sc, outcome=outcome, horizon=horizon)
     search = answer.search
     plain = _PlainOdds(search.horizon, search.leaf, ceiling=search.ceiling)
@@ -370,7 +377,7 @@ def test_exchangeable_rolls_need_every_condition() -> None:
 
 
 def _at_first_roll(text: str) -> Any:
-    s = query.load(text).state.clone()
+    s = load(text).state.clone()
     s.tracing = False
     while not s.is_chance_node():
         s = s.child(s.legal_actions()[0])
@@ -424,7 +431,7 @@ def test_predicted_rolls_change_nothing_but_the_work(text: str, outcome: str, ho
     def counting(self: State, action: Any) -> State:
         made["n"] += 1
         return original(self, action)
-    sc = query.load(text)
+    sc = load(text)
     search = query.odds(sc, outcome=outcome, horizon=horizon).search
     State.child = counting  # type: ignore[method-assign]
     try:
@@ -446,7 +453,7 @@ def test_predicted_rolls_change_nothing_but_the_work(text: str, outcome: str, ho
 def test_a_pass_that_breaks_the_analysis_is_caught() -> None:
     """The search checks what it learns against the real child: an analysis that named the wrong slot
     for a face would stop the search, not give wrong odds."""
-    sc = query.load(dice_scenario(4))
+    sc = load(dice_scenario(4))
     loop = next(lp for p, lp in _counted_loops(sc.state.game.program) if p.name == "roll_tao_dice" and lp.cells)
     right = dict(loop.cells)
     faces = sorted(right)
