@@ -223,6 +223,29 @@ def test_lookahead_plans_are_read_with_file_line_errors(tmp_path):
         read_policy(path)
 
 
+def test_transparent_through_entries_are_read_with_file_line_errors(tmp_path):
+    """A through entry may be marked transparent (the preferences are read past the decision, and
+    passing it costs no budget: lookahead.py); the plans inherit it; anything but true/false is refused."""
+    path = tmp_path / "policy.yaml"
+    path.write_text(
+        "value:\n"
+        "  - {term: \"haunted_tiles\", weight: -1}\n"
+        "lookahead:\n"
+        "  through:\n"
+        "    - GS-EXO-5\n"
+        "    - {node: GS-POWER-GREEN-MOUNTAIN, option: \"too\", transparent: true}\n"
+        "  plans:\n"
+        "    - node: GS-YANG-2\n"
+        "      through: [GS-YANG-4]\n")
+    spec = read_policy(path)
+    assert spec.search.transparent == {"GS-POWER-GREEN-MOUNTAIN"}
+    assert spec.search_for("GS-YANG-2").transparent == {"GS-POWER-GREEN-MOUNTAIN"}
+    assert set(spec.search.through) == {"GS-EXO-5", "GS-POWER-GREEN-MOUNTAIN"}
+    path.write_text(path.read_text().replace("transparent: true", "transparent: yes please"))
+    with pytest.raises(SpecError, match=r"policy.yaml:6: transparent is true or false"):
+        read_policy(path)
+
+
 def test_lookahead_stops_and_estimates():
     import re
 

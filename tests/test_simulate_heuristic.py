@@ -3,6 +3,8 @@ data is meant to make. Layout of gs_helpers.LAYOUT (the yellow monk on the Templ
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from gs_helpers import at_step, gs_game, place, set_up
@@ -41,3 +43,38 @@ def test_heuristic_attacks_the_incarnation_rather_than_take_a_buddha(game):
     exorcise = next(s for label, s in scores.items() if "tries to exorcise" in label)
     temple = next(s for label, s in scores.items() if "Buddhist Temple" in label)
     assert exorcise > temple
+
+
+def test_heuristic_always_rolls_the_fourth_die_and_judges_the_exorcism_after_it(game):
+    # Strength of the Mountain's 4th Tao die is optional (GS-POWER-GREEN-MOUNTAIN): the exorcism asks
+    # before the roll. The heuristic always takes it, and its exorcism preference still weighs the
+    # roll of 4 dice as when the die was compulsory: the lookahead passes the choice as `transparent`
+    # (free, and read past), so the preference is read at the exorcism's choice after the dice, not at
+    # the choice of the 4th die, where the tray still shows an older roll (here none: 0). Bleeding
+    # Eyes (red 2) faces the green monk on the Sorcerer's Hut (ww). (The reading, about 0.14, is below
+    # the 11/27 of 4 dice: the lookahead's budget of 400 positions cuts the 4 dice short, as it did
+    # before the choice existed; 3 dice are expanded in full: 7/27.)
+    base = set_up(game)
+    place(base, "c38_bleeding_eyes", "red_2")
+    state = _decision(at_step(game, base, "green", "ww", "take_actions"), "GS-YANG-4")
+    policy = load_policy("ghost-stories", "heuristic")
+    exorcise = next(a for a in state.legal_actions() if "tries to exorcise" in a.label)
+    child = state.clone()
+    child.tracing = False
+    child.apply_action(exorcise)
+    assert child.prompt() == "Strength of the Mountain: roll a 4th Tao die?"
+    take, leave = (next(a for a in child.legal_actions() if word in a.label) for word in (" too", "without"))
+    feasible = "1 if feasible(green, target_a(green), target_b(green), true, false, true) else 0"
+    after = {}
+    for option in (take, leave):
+        rolled = child.clone()
+        rolled.apply_action(option)
+        assert rolled.is_chance_node()
+        after[option.label] = policy.expected(rolled, (feasible,))
+    assert after[leave.label][1] == pytest.approx(7 / 27)
+    assert 0 < after[take.label][1] < 11 / 27
+    assert policy.expected(child, (feasible,)) == after[take.label]
+    scores = {a.label: s for a, s in policy.scores(child)}
+    assert scores[take.label] > scores[leave.label]
+    for seed in range(5):
+        assert policy(child, random.Random(seed)) == take

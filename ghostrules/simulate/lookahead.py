@@ -10,6 +10,10 @@ Knows no game. From a position, the lookahead
   weighted ``1 / samples``), so that what a draw brings is seen without expanding the whole deck;
 * at a decision whose rule is in ``through`` takes the option with the best expected value (only the
   options whose label matches the entry's pattern, when it has one);
+* at a decision whose rule is also in ``transparent`` reads everything past it: the other readings
+  (a preference's extra expressions) are the best option's too, as if the decision were not there
+  (for a decision that only sets how the chance after it goes, e.g. how many dice are rolled), and
+  passing it costs no budget;
 * at a decision where an ``Estimate`` names some options (whether or not its rule is in
   ``through``), judges those by an expression read at the decision instead of following them (an
   exorcism's odds instead of its dice, say), and takes the best of these and of the options followed;
@@ -19,7 +23,7 @@ Knows no game. From a position, the lookahead
 Equal positions are expanded once (memoised by their values and pending calls). The result is the
 expected tuple of ``leaf`` readings; at a decision passed through, the first reading (the value) is
 the best option's and the others (a preference's extra expressions) are read at the decision
-itself, the first decision after the option.
+itself, the first decision after the option (past it, at a ``transparent`` one).
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ class Search:
     samples: int = 0
     estimates: tuple[Estimate, ...] = ()
     stops: tuple[tuple[re.Pattern[str], float], ...] = ()
+    transparent: frozenset[str] = frozenset()
 
     def stop_score(self, rule: str) -> float:
         """Points for stopping at a chance node of ``rule`` that is not expanded (what it will bring)."""
@@ -120,6 +125,7 @@ def expected(state: State, search: Search, leaf: Callable[[State], Reading],
         if key is not None and key in memo:
             return memo[key]
         chance = s.is_chance_node()
+        rule = ""
         children: list[tuple[Action, float]]
         if chance:
             outcomes = s.chance_outcomes()
@@ -154,13 +160,16 @@ def expected(state: State, search: Search, leaf: Callable[[State], Reading],
             if key is not None:
                 memo[key] = out
             return out
-        budget[0] -= len(children)
+        if rule not in search.transparent:
+            budget[0] -= len(children)  # (a transparent decision is free: as if it were not there)
         results = []
         for action, p in children:
             results.append((p, walk(s.child(action))))
         width = len(results[0][1])
         if chance:
             out = tuple(sum(p * r[i] for p, r in results) for i in range(width))
+        elif rule in search.transparent:
+            out = max((r for _, r in results), key=lambda r: r[0])
         else:
             best = max(r[0] for _, r in results)
             out = (best,) + leaf(s)[1:]

@@ -13,6 +13,7 @@ policy file, which is data in the spec language, with these keys::
       through:                      # decisions the lookahead passes through by taking its best option
         - RULE-ID                   # every option of the decision
         - {node: RULE-ID, option: "asks .* for help"}   # only the options whose label matches
+        - {node: RULE-ID, option: "...", transparent: true}   # preferences read past it (see lookahead.py)
       budget: 400                   # positions expanded at most per option examined
       max_outcomes: 8               # chance nodes with more outcomes (card draws) are not expanded ...
       samples: 0                    # ... unless samples > 0: then that many sampled outcomes are followed
@@ -127,11 +128,13 @@ class PolicySpec:
     plans: tuple[Plan, ...] = ()
     estimates: tuple[Estimate, ...] = ()
     stops: tuple[tuple[re.Pattern[str], float], ...] = ()
+    transparent: frozenset[str] = frozenset()
 
     @property
     def search(self) -> Search:
         """The default lookahead, for decisions no plan names."""
-        return Search(self.through, self.budget, self.max_outcomes, self.samples, self.estimates, self.stops)
+        return Search(self.through, self.budget, self.max_outcomes, self.samples, self.estimates, self.stops,
+                      self.transparent)
 
     def search_for(self, rule: str) -> Search:
         """The lookahead for a decision of ``rule``: the first matching plan's, else the default."""
@@ -238,12 +241,20 @@ def _read_through(owner: LDict) -> dict[str, re.Pattern[str] | None]:
     through: dict[str, re.Pattern[str] | None] = {}
     for item in raw_through:
         if isinstance(item, LDict):
-            if "node" not in item or set(item) - {"node", "option"}:
-                raise item.error("a through entry is a rule ID or {node: RULE-ID, option: REGEX}")
+            if "node" not in item or set(item) - {"node", "option", "transparent"}:
+                raise item.error("a through entry is a rule ID or {node: RULE-ID, option: REGEX, transparent: BOOL}")
+            if not isinstance(item.get("transparent", False), bool):
+                raise item.error_at("transparent", "transparent is true or false")
             through[str(item["node"])] = _regex(item["option"], item, "option") if "option" in item else None
         else:
             through[str(item)] = None
     return through
+
+
+def _read_transparent(owner: LDict) -> frozenset[str]:
+    """The rule IDs of ``owner``'s through entries marked ``transparent: true``."""
+    return frozenset(str(item["node"]) for item in owner.get("through") or []
+                     if isinstance(item, LDict) and item.get("transparent", False) is True)
 
 
 def _read_estimates(owner: LDict, expression: Callable[[LDict, str], str]) -> tuple[Estimate, ...]:
@@ -312,6 +323,7 @@ def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
             raise look.error_at(key, f"unknown lookahead key {key!r}; it has: through, budget, max_outcomes, "
                                      "samples, estimates, stops, plans")
     through = _read_through(look)
+    transparent = _read_transparent(look)
     budget = int(_number(look, look, "budget", 400))
     max_outcomes = int(_number(look, look, "max_outcomes", 8))
     samples = int(_number(look, look, "samples", 0))
@@ -331,7 +343,8 @@ def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
         plans.append(Plan(_regex(raw["node"], raw, "node"), Search(
             {**through, **_read_through(raw)}, int(_number(raw, raw, "budget", budget)),
             int(_number(raw, raw, "max_outcomes", max_outcomes)), int(_number(raw, raw, "samples", samples)),
-            _read_estimates(raw, expression) + estimates, _read_stops(raw) + stops)))
+            _read_estimates(raw, expression) + estimates, _read_stops(raw) + stops,
+            transparent | _read_transparent(raw))))
     prefs = []
     for raw in doc.get("preferences") or []:
         if not isinstance(raw, LDict) or "node" not in raw:
@@ -354,7 +367,8 @@ def read_policy(path: Path, name: str = "heuristic") -> PolicySpec:
                       terms=tuple(terms), outcomes=outcomes, through=through, budget=budget,
                       max_outcomes=max_outcomes, preferences=tuple(prefs),
                       definitions=tuple((k, p, b) for k, (p, b) in definitions.items()),
-                      samples=samples, plans=tuple(plans), estimates=estimates, stops=stops)
+                      samples=samples, plans=tuple(plans), estimates=estimates, stops=stops,
+                      transparent=transparent)
 
 
 _compiled: weakref.WeakKeyDictionary[Any, dict[str, Callable[[State], float]]] = weakref.WeakKeyDictionary()
