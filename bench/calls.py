@@ -19,7 +19,9 @@ Measures, in one run:
      lends it through ``borrowed[favourite]`` (the power-token mechanism, which needs a neutral board
      showing the power), to measure the case the project's target names (<= 50 ms).
    Each query runs 5 times, each on a freshly loaded scenario (the load is not timed); the median
-   CPU time is compared with the target, and the range is printed with it.
+   CPU time is compared with the target, and the range is printed with it. The 4th die is optional
+   (GS-POWER-GREEN-MOUNTAIN: the exorcism asks first): the Mountain's cases take it before the query
+   (not timed), so that they measure 4 dice.
 3. The Z3 proof suite: wall time of the ``ghostrules prove`` command in a subprocess, stopped and
    reported as "over the limit" after ``--prove-limit`` seconds (default 70); the target is 60 s.
    The CPU time of the subprocess is printed too, since other jobs may share the machine.
@@ -71,6 +73,19 @@ ODDS_CASES = [
 ]
 # the lent Favourite needs a neutral board showing it: the yellow one, with 3 players
 LENT = "players: 3\nboards: [red, green, blue]"
+
+
+MOUNTAIN_PROMPT = "Strength of the Mountain: roll a 4th Tao die?"
+TAKE_FOURTH = "green monk rolls the 4th Tao die too"
+
+
+def fourth_die_taken(sc):
+    """The scenario, its state moved past the Strength of the Mountain's choice by taking the 4th die
+    (when the exorcism starts there): the query then measures 4 dice, as its case says."""
+    state = sc.state
+    if not state.is_chance_node() and state.prompt() == MOUNTAIN_PROMPT:
+        state.apply_action(next(a for a in state.legal_actions() if a.label == TAKE_FOURTH))
+    return sc
 
 
 def odds_scenario(power: str, slots: str) -> str:
@@ -129,7 +144,7 @@ def time_odds() -> bool:
         text = odds_scenario(power, slots)
         cpu_ms, wall_ms = [], []
         for _ in range(ODDS_REPEATS):   # each query on a freshly loaded scenario; the load is not timed
-            sc = query.load(text)
+            sc = fourth_die_taken(query.load(text))
             start = time.perf_counter()
             cpu = time.process_time()
             answer = query.odds(sc, outcome="at[c38_bleeding_eyes] == discard", budget=1_000_000)

@@ -723,7 +723,10 @@ class Reference:
 
     def exorcise(self, m: int) -> None:
         ghosts = self.targets(m)
-        tray = self.roll_dice(max(0, 3 - self.captured()) + (1 if self.has_power(m, "mountain") else 0), m)
+        n = max(0, 3 - self.captured())
+        if self.has_power(m, "mountain") and self.pick(["4th", "without"], "Strength of the Mountain: roll a 4th Tao die?") == "4th":
+            n += 1                                                     # GS-POWER-GREEN-MOUNTAIN: "may" (OQ-52)
+        tray = self.roll_dice(n, m)
         jokers = tray[W] if self.whites_wild() else 0
         paid = [0] * 5
 
