@@ -8,15 +8,20 @@ banished", then "Zombie is banished #2", the engine's numbering of equal labels)
 the two is meant: an option naming a ghost in play ends with the slot it is on, in parentheses. The
 same holds where the team orders its haunters (GS-YIN-2, OQ-5) and where a monk in a corner faces two
 copies (GS-EXO-9, GS-CURSE-5).
+
+The neutral boards (GS-NEUTRAL-3: "A Semleges táblák Yin-fázisa rövidebb", 1-3 players) and a dead
+monk's board (GS-DEATH-3: "A halott szerzetes táblája megszállottá válik") still take turns
+(GS-TURN-2): the trace heads them as the board's turn, not as the turn of a monk nobody plays.
 """
 
 from __future__ import annotations
 
 import re
 
+import ghostrules
 import pytest
 
-from gs_helpers import act, gs_game, labels, place, roll, set_up, yin_phase_of
+from gs_helpers import act, gs_game, kill, labels, place, roll, set_up, yin_phase_of
 
 EDITIONS = ["el", "hu"]
 NUMBERED = re.compile(r" #\d+$")
@@ -128,3 +133,37 @@ def test_the_order_of_two_identical_right_stones_names_their_slots(edition):
     assert two_copies(labels(s), "Coffin Breaker") == ["Coffin Breaker first (yellow board slot 1)",
                                                        "Coffin Breaker first (red board slot 1)"]
 
+
+def headings(state) -> list[tuple[str, str]]:
+    return [(e.rule, e.text) for e in state.log() if e.kind == "say" and e.text.startswith("--- ")]
+
+
+@pytest.mark.parametrize("players, edition", [(1, "el"), (2, "hu")])
+def test_a_neutral_board_turn_is_headed_as_the_board(players, edition):
+    """GS-NEUTRAL-3: "A Semleges táblák Yin-fázisa rövidebb a megszokottnál": a board without a player
+    takes its turn; the trace names the board, neutral, never a monk nobody plays."""
+    game = gs_game(players=players, level="initiation", edition=edition)
+    state = ghostrules.play(game, seed=3, tracing=True)
+    played = [m for m in ("yellow", "red", "green", "blue") if state.get("playing", m)]
+    seen = headings(state)
+    assert len(seen) > 4
+    for rule, text in seen:
+        board = re.fullmatch(r"--- (\w+) (?:monk's|board's) turn.*", text).group(1)
+        if board in played:
+            assert (rule, text) == ("GS-TURN-1", f"--- {board} monk's turn ---") or rule == "GS-DEATH-3"
+        else:
+            assert (rule, text) == ("GS-NEUTRAL-3", f"--- {board} board's turn (neutral) ---")
+    assert {m for m in ("yellow", "red", "green", "blue") if m not in played} <= {
+        re.match(r"--- (\w+)", t).group(1) for r, t in seen if r == "GS-NEUTRAL-3"}
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_dead_monk_board_turn_is_headed_as_the_board(edition):
+    """GS-DEATH-3: "A halott szerzetes táblája megszállottá válik": the dead red monk's board still takes
+    its turn (GS-TURN-2); the trace says it is his board and that he is dead."""
+    game = gs_game(edition=edition)
+    base = set_up(game)
+    kill(base, "red")
+    base.set("active", "red")
+    s = game.state_at("play_turn", {}, base, tracing=True, stop=True)
+    assert headings(s) == [("GS-DEATH-3", "--- red board's turn (neutral: the red monk is dead) ---")]
