@@ -148,8 +148,8 @@ def test_bonecracker_on_a_neutral_board_strikes_in_its_neutral_turn(edition, str
     s = game.state_at("play_turn", {}, base, tracing=True)
     turns = [e.text for e in s.log() if e.text.startswith("--- ")]
     # EL: asked in the neutral blue turn; HU: not before the next (yellow) turn begins
-    assert turns == (["--- blue monk's turn ---"] if strikes
-                     else ["--- blue monk's turn ---", "--- yellow monk's turn ---"])
+    assert turns == (["--- blue board's turn (neutral) ---"] if strikes
+                     else ["--- blue board's turn (neutral) ---", "--- yellow monk's turn ---"])
     assert s.prompt() == "which Tao token does the monk discard?"
     n = discard_all(s)
     assert n == 2

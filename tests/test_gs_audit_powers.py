@@ -91,7 +91,7 @@ def test_the_mantra_on_a_multicolour_incarnation_does_not_lower_the_other_ghosts
     base = mantra_corner(game, {"blue": 2, "red": 2, "green": 2, "yellow": 2})
     s = exorcism_rolling(game, base, "yellow", "black", "black", "red", tracing=True)
     assert "Dark Wraith and Hope Killer are exorcised" not in labels(s)
-    assert "Hope Killer is exorcised" in labels(s)
+    assert "Hope Killer is exorcised (red board slot 1)" in labels(s)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -101,7 +101,7 @@ def test_the_mantra_covers_a_missing_colour_of_the_incarnation_in_a_corner(editi
     game = gs_game(edition=edition)
     base = mantra_corner(game, {"blue": 2, "red": 2, "green": 2, "yellow": 1})
     s = exorcism_rolling(game, base, "yellow", "black", "black", "black", tracing=True)
-    assert labels(s) == ["Dark Wraith and Hope Killer are exorcised", "Dark Wraith is exorcised"]
+    assert labels(s) == ["Dark Wraith and Hope Killer are exorcised", "Dark Wraith is exorcised (yellow board slot 1)"]
     act(s, "Dark Wraith and Hope Killer are exorcised")
     while labels(s) and labels(s)[0].startswith("spend a "):
         act(s, labels(s)[0])
@@ -130,8 +130,9 @@ def test_a_ghost_the_dice_alone_defeat_cannot_be_left_for_the_other_one(edition)
     base.set("monk_at", "yellow", "sw")
     base.set("active", "yellow")
     s = exorcism_rolling(game, base, "yellow", "red", "blue", "green", tracing=True)
-    assert sorted(labels(s)) == ["Perfidious Nymph and Bleeding Eyes are exorcised", "Perfidious Nymph is exorcised"]
-    assert "Bleeding Eyes is exorcised" not in labels(s)
+    assert sorted(labels(s)) == ["Perfidious Nymph and Bleeding Eyes are exorcised",
+                                 "Perfidious Nymph is exorcised (yellow board slot 1)"]
+    assert not any(x.startswith("Bleeding Eyes is exorcised") for x in labels(s))
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -147,11 +148,12 @@ def test_either_ghost_when_the_dice_cannot_defeat_both(edition):
     base.set("monk_at", "yellow", "sw")
     base.set("active", "yellow")
     s = exorcism_rolling(game, base, "yellow", "red", "blue", "green", tracing=True)
-    assert labels(s) == ["Perfidious Nymph is exorcised"]
+    assert labels(s) == ["Perfidious Nymph is exorcised (yellow board slot 1)"]
     give(base, "yellow", "red", 1)
     s = exorcism_rolling(game, base, "yellow", "red", "white", "green", tracing=True)
-    assert sorted(labels(s)) == ["Bleeding Eyes is exorcised", "Perfidious Nymph and Bleeding Eyes are exorcised",
-                                 "Perfidious Nymph is exorcised"]
+    assert sorted(labels(s)) == ["Bleeding Eyes is exorcised (red board slot 1)",
+                                 "Perfidious Nymph and Bleeding Eyes are exorcised",
+                                 "Perfidious Nymph is exorcised (yellow board slot 1)"]
 
 
 # ---- Checked and right: the Mantra on a single-colour incarnation, the Mountain and dead boards --

@@ -40,7 +40,7 @@ def turn_texts(state, monk):
     """The log lines of ``monk``'s turn (from its first line to the start of the next turn)."""
     out, inside = [], False
     for e in state.log():
-        if e.text.startswith("--- ") and e.text.endswith("'s turn ---"):
+        if e.text.startswith("--- ") and e.text.endswith(" ---"):  # any board's turn, neutral or dead too
             if inside:
                 break
             inside = e.text == f"--- {monk} monk's turn ---"

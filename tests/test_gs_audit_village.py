@@ -212,7 +212,7 @@ def test_sorcerer_offers_the_ghosts_but_never_the_incarnation(edition):
     place(base, "Vampire Lord", "yellow_1")
     place(base, "c38_bleeding_eyes", "green_3")
     s = asks_for_help(game, base, "red", "ww", "Sorcerer's Hut")
-    assert labels(s) == ["Bleeding Eyes is banished"]
+    assert labels(s) == ["Bleeding Eyes is banished (green board slot 3)"]
 
 
 # ---- costs that cannot be paid: the Sorcerer at the last Qi ---------------------------------

@@ -232,7 +232,7 @@ def test_dark_mistress_blocks_tao_tokens_not_the_circle(game, base):
     s.set("circle_tao", "blue", 1)
     x = game.state_at("exorcise", {"m": "yellow"}, s)
     roll(x, "blue", "blue", "red")
-    assert labels(x) == ["Dark Mistress is exorcised"]
+    assert labels(x) == ["Dark Mistress is exorcised (blue board slot 2)"]
     act(x, "Dark Mistress is exorcised")
     act(x, "yellow monk receives 1 Qi")
     assert x.get("tao", "yellow", "blue") == 2

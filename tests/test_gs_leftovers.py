@@ -198,7 +198,7 @@ def test_oq48_dice_beat_a_tokens_would_beat_b_instead(edition):
     base.set("monk_at", "blue", "nw")
     s = exorcism_rolling(game, base, "blue", "white", "green", "green")
     assert s.prompt() == "which ghosts does the exorcism defeat?"
-    assert sorted(labels(s)) == ["Skinner is exorcised", "Zombie is exorcised"]
+    assert sorted(labels(s)) == ["Skinner is exorcised (red board slot 3)", "Zombie is exorcised (green board slot 3)"]
 
 
 # ---- the open questions stay numbered and cited -----------------------------------------------

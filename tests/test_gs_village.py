@@ -167,7 +167,7 @@ def test_sorcerer_discards_a_ghost_without_curse_and_costs_1_qi(game):
     qi_supply = base.get("qi_supply")
     s = helping(game, base, "red", "ww")
     act(s, "asks Sorcerer's Hut for help")
-    assert labels(s) == ["Zombie is banished"]
+    assert labels(s) == ["Zombie is banished (yellow board slot 2)"]
     act(s, "Zombie is banished")
     assert s.get("at", zombie) == "discard"
     assert s.get("at", lord) == "yellow_1"
@@ -367,7 +367,7 @@ def test_circle_lowers_resistance_of_its_colour_for_any_monk(game):
     s = game.state_at("exorcise", {"m": "green"}, base)
     roll(s, "red", "green", "blue")
     act(s, "keep the roll")
-    assert labels(s) == ["Bleeding Eyes is exorcised"]
+    assert labels(s) == ["Bleeding Eyes is exorcised (red board slot 2)"]
     act(s, "Bleeding Eyes is exorcised")
     assert s.get("at", eyes) == "discard"
     assert s.get("circle_tao", "red") == 1, "the token stays after the exorcism (GS-VILLAGE-CIRCLE-2)"

@@ -484,7 +484,7 @@ def test_captured_die_means_one_die_fewer(game, base):
     x = game.state_at("exorcise", {"m": "yellow"}, s, tracing=True)
     roll(x, "red", "red")
     assert not x.is_chance_node()  # two dice only
-    assert labels(x) == ["Bleeding Eyes is exorcised"]
+    assert labels(x) == ["Bleeding Eyes is exorcised (red board slot 2)"]
     act(x, "Bleeding Eyes is exorcised")
     assert x.get("at", "c38_bleeding_eyes") == "discard"
     assert sum(1 for e in x.log() if e.text.startswith("tao_die:")) == 2
@@ -510,7 +510,7 @@ def test_blocked_tao_tokens_but_the_circle_still_works(game, base):
     s.set("tao_supply", "red", s.get("tao_supply", "red") - 1)
     x = game.state_at("exorcise", {"m": "yellow"}, s)
     roll(x, "red", "green", "blue")
-    assert labels(x) == ["Bleeding Eyes is exorcised"]
+    assert labels(x) == ["Bleeding Eyes is exorcised (red board slot 2)"]
     act(x, "Bleeding Eyes is exorcised")
     assert x.get("at", "c38_bleeding_eyes") == "discard"
     assert x.get("tao", "yellow", "red") == 2 and x.get("circle_tao", "red") == 1
@@ -529,7 +529,7 @@ def test_dice_immune_ghost_needs_tokens(game, base):
     assert labels(x) == ["the exorcism fails"]
     x = game.state_at("exorcise", {"m": "yellow"}, base)
     roll(x, "red", "green", "blue")
-    assert labels(x) == ["Walking Corpse is exorcised", "the exorcism fails"]
+    assert labels(x) == ["Walking Corpse is exorcised (yellow board slot 2)", "the exorcism fails"]
     act(x, "Walking Corpse is exorcised")
     assert x.get("at", corpse) == "discard"
     assert x.get("tao", "yellow", "yellow") == 0 and x.get("tao_supply", "yellow") == 4

@@ -169,7 +169,7 @@ def test_corner_two_yellow_results_offer_either_ghost_and_never_a_failure() -> N
     must exorcise, so failing is no option."""
     answer = query.next(scenario("gs04_corner_zombie_or_coffin_breaker"), "yellow", "yellow", "green")
     options = {o["label"] for o in answer.data["now"]["options"]}
-    assert options == {"Coffin Breaker is exorcised", "Zombie is exorcised"}
+    assert options == {"Coffin Breaker is exorcised (blue board slot 3)", "Zombie is exorcised (yellow board slot 3)"}
     assert {o["rule"] for o in answer.data["now"]["options"]} == {"GS-EXO-9"}
 
 
@@ -241,12 +241,13 @@ def test_betrayal_trait_roll_distribution_matches_the_dice() -> None:
 def test_one_red_die_and_a_token_may_or_may_not_be_spent() -> None:
     """GS-EXO-5: the player *may* spend tokens; GS-EXO-8: he never has to."""
     answer = query.next(scenario("gs01_bleeding_eyes_one_red_token"), "red", "green", "blue")
-    assert {o["label"] for o in answer.data["now"]["options"]} == {"Bleeding Eyes is exorcised", "the exorcism fails"}
+    assert {o["label"] for o in answer.data["now"]["options"]} == {"Bleeding Eyes is exorcised (red board slot 2)",
+                                                                          "the exorcism fails"}
 
 
 def test_dice_that_suffice_must_exorcise() -> None:
     answer = query.next(scenario("gs01_bleeding_eyes_one_red_token"), "red", "white", "green")
-    assert answer.data["applied"][-1] == "Bleeding Eyes is exorcised (no other option)"
+    assert answer.data["applied"][-1] == "Bleeding Eyes is exorcised (red board slot 2) (no other option)"
 
 
 def test_buddha_goes_on_an_empty_adjacent_slot_only() -> None:

@@ -34,7 +34,7 @@ def test_bleeding_eyes_needs_two_red_results():
     results on the 3 Tao dice (GS-EXO-2, GS-EXO-3, GS-EXO-4)."""
     s = example("bleeding_eyes_two_red")
     roll(s, "red", "white", "green")
-    assert labels(s) == ["Bleeding Eyes is exorcised"]
+    assert labels(s) == ["Bleeding Eyes is exorcised (red board slot 2)"]
     act(s, "Bleeding Eyes is exorcised")
     assert s.get("at", "c38_bleeding_eyes") == "discard"
 
@@ -45,7 +45,7 @@ def test_one_red_and_a_red_token_exorcise_bleeding_eyes():
     supply_before = s.get("tao_supply", "red")
     roll(s, "red", "green", "blue")
     # the player is never obliged to spend tokens (GS-EXO-8): failing is an option too
-    assert sorted(labels(s)) == ["Bleeding Eyes is exorcised", "the exorcism fails"]
+    assert sorted(labels(s)) == ["Bleeding Eyes is exorcised (red board slot 2)", "the exorcism fails"]
     act(s, "Bleeding Eyes is exorcised")
     assert labels(s) == ["spend a red Tao token"]
     act(s, "spend a red Tao token")
