@@ -358,6 +358,42 @@ def test_log_names_rules_when_tracing(game: ghostrules.Game) -> None:
     assert all(set(e.to_json()) == {"step", "rule", "kind", "text"} for e in log)
 
 
+def test_frame_log_holds_what_the_running_frame_wrote(game: ghostrules.Game) -> None:
+    """``frame_log(i)``: the entries written since the frame now at ``i`` was called. Every turn is a
+    new frame at the bottom of the stack: the earlier turns' entries, written at the same depth, are
+    not this one's (the log's ``floor`` tells that the stack was emptied in between)."""
+    state = game.new_initial_state(tracing=True)
+    roll(state, "two")
+    state.apply_action("take two")  # Ann's turn ends; Bob's begins at its roll
+    assert state.is_chance_node() and len(state.stack) == 1
+    assert all(e.depth >= 1 for e in state.log()) and state.log()
+    assert state.frame_log(0) == []  # nothing written by Bob's turn yet
+    roll(state, "one")
+    assert [e.text for e in state.frame_log(0)] == ["d3: one"]
+    assert state.frame_log(1) == [] and state.frame_log(-1) == []
+
+
+
+def test_rules_tracing_keeps_the_rules_up_to_a_return(game: ghostrules.Game) -> None:
+    """``tracing = RULES``: no words, each entry's rule alone; ``take_rules(depth)`` gives those written
+    before the frame at index ``depth - 1`` returned, and empties them."""
+    full = game.new_initial_state(tracing=True)
+    bare = game.new_initial_state(tracing=ghostrules.engine.RULES)
+    assert bare.take_rules(0) == []  # (the set-up wrote nothing; from here on, at the turn's roll)
+    for s in (full, bare):
+        roll(s, "two")
+    assert bare.log() == [] and bare.take_rules(1) == [e.rule for e in full.log()] == ["T-TURN"]
+    assert bare.take_rules(1) == []  # taken
+    for s in (full, bare):
+        s.apply_action("take two")  # the turn frame returns, and the next one starts at its roll
+        roll(s, "one")
+    after = full.log()[1:]
+    assert [e.floor for e in after] == [1, 1, 1, 0] and after[-1].text == "d3: one"
+    kept = bare.clone()
+    assert bare.take_rules(1) == [e.rule for e in after[:3]]  # up to the return
+    assert kept.take_rules(0) == [e.rule for e in after]  # (depth 0: all)
+
+
 def test_log_is_empty_without_tracing(game: ghostrules.Game) -> None:
     state = ghostrules.play(game, seed=1)
     assert state.log() == []

@@ -156,16 +156,73 @@ def test_the_log_of_an_exorcism_the_mantra_eases_cites_gs_exo_10():
     assert [e.rule for e in said] == ["GS-EXO-10"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ghostrules/query: an odds answer cites only the rules of the nodes its search meets (decisions, "
-    "forced options, chance procedures, outcomes); the log of the positions is not kept (tracing off), "
-    "so a reduction said in the exorcism's log (GS-EXO-10) is not cited"))
 def test_the_circle_of_prayer_is_cited_by_the_odds_of_the_exorcism_it_eases():
-    """The odds answer of the same exorcism (7/27) should cite the Circle's -1 as well."""
+    """The odds answer of the same exorcism (7/27) cites the Circle's -1 as well. The position is the
+    exorcism's roll: the line was logged before it, by the frame the odds run until (its log so far
+    is part of the answer); the search itself never met a node of GS-EXO-10 (the -1 lives in the
+    definition ``need``)."""
     _, s = dark_wraith_exorcism(circle=True)
     answer = query.odds(s, outcome="at[c52_dark_wraith] == discard", horizon="exorcise")
     assert Fraction(answer.data["probability"]) == Fraction(7, 27)
     assert "GS-EXO-10" in answer.data["rules"]
+    assert "GS-EXO-10" in [c["id"] for c in answer.data["citations"]]
+
+
+def take_actions_facing_the_dark_wraith(circle: bool):
+    game, s = dark_wraith_exorcism(circle)
+    base = game.state_at("exorcise", {"m": "yellow"}, s)  # (the values only)
+    return game.state_at("take_actions", {"m": "yellow"}, base, tracing=True)
+
+
+@pytest.mark.parametrize("action", [None, "yellow monk tries to exorcise"])
+def test_the_circle_is_cited_when_the_exorcism_is_still_to_come(action):
+    """From the choice of action, the Circle's line is logged after the position: by the action asked
+    about, or (no action) on the lines the search plays. Without the token, GS-EXO-10 is not cited:
+    GS-EXO-10 is ``need``'s rule too, and ``need`` is read in every exorcism, reduced or not."""
+    for circle, p in ((True, Fraction(7, 27)), (False, Fraction(1, 27))):
+        s = take_actions_facing_the_dark_wraith(circle)
+        answer = query.odds(s, action, outcome="at[c52_dark_wraith] == discard")
+        assert Fraction(answer.data["probability"]) == p
+        assert ("GS-EXO-10" in answer.data["rules"]) is circle, answer.data["rules"]
+
+
+def lines_logged(state) -> set[str]:
+    """Every rule a traced state logs on any line from here to its end, with the rules of the nodes
+    and outcomes met: all that may act."""
+    found: set[str] = {e.rule for e in state.log()}
+    todo = [state]
+    while todo:
+        s = todo.pop()
+        found |= {e.rule for e in s.log()}
+        if s.is_terminal():
+            found.add(s.outcome().rule_id)
+            continue
+        found.add(s.node_rule())
+        actions = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        found |= {a.rule for a in actions}
+        todo += [s.child(a) for a in actions]
+    return found - {""}
+
+
+def test_the_odds_of_an_exorcism_cite_only_rules_that_act_in_it():
+    """Nothing the odds cite lies past the horizon: the exorcism played alone (it halts when it
+    returns) logs, on all its lines, every rule the answer cites. The search plays the engine's whole
+    turn, which goes on once the exorcism has returned and logs rules of its own (the next steps of
+    the turn): none is cited. With and without the Circle the citations differ by GS-EXO-10 alone."""
+    cited = {}
+    for circle in (True, False):
+        game, s = dark_wraith_exorcism(circle)
+        answer = query.odds(s, outcome="at[c52_dark_wraith] == discard", horizon="exorcise")
+        cited[circle] = set(answer.data["rules"])
+        alone = lines_logged(game.state_at("exorcise", {"m": "yellow"}, s, tracing=True, stop=True))
+        assert cited[circle] <= alone, cited[circle] - alone
+        line = s.clone()
+        roll(line, "red", "red", "red")  # the exorcism fails, returns, and the turn goes on
+        while line.stack and game.program.procs[line.stack[0][0]].name == "exorcise":
+            act(line, labels(line)[0])
+        beyond = {e.rule for e in line.log()} - alone
+        assert beyond, "the line past the exorcism logs rules of its own (else this test proves nothing)"
+    assert cited[True] - cited[False] == {"GS-EXO-10"} and cited[False] <= cited[True]
 
 
 # ---- GS-INC-UNCATCHABLE / GS-INC-HOWLING: the refusals name their own rule ----------------------

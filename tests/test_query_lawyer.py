@@ -221,6 +221,17 @@ def test_betrayal_attack_enumerated() -> None:
     assert probability(answer) == sum(p * q for a, p in jenny.items() for b, q in ox.items() if a > b)
 
 
+def test_betrayal_attack_on_armor_enumerated_and_cites_the_armor() -> None:
+    """BC-ITEM-ARMOR: Ox takes 1 less physical damage, so Jenny must beat him by 2. The Armor's line
+    is logged only on the lines the odds search plays (after the position): it is cited there, and
+    not when Ox has no Armor (bh02)."""
+    answer = query.ask(scenario("bh05_armor_takes_a_point_of_jennys_attack"))
+    jenny, ox = betrayal_sums(4), betrayal_sums(5)
+    assert probability(answer) == sum(p * q for a, p in jenny.items() for b, q in ox.items() if a - b >= 2)
+    assert "BC-ITEM-ARMOR" in answer.data["rules"]
+    assert "BC-ITEM-ARMOR" not in query.ask(scenario("bh02_attack_jenny_against_ox")).data["rules"]
+
+
 def test_betrayal_first_omen_haunt_roll_enumerated() -> None:
     answer = query.ask(scenario("bh03_first_omen_haunt_roll"))
     assert probability(answer) == sum(p for t, p in betrayal_sums(6).items() if t < 1) == Fraction(1, 729)
@@ -372,6 +383,30 @@ def test_illegal_action_on_the_command_line(tmp_path: Path, capsys: pytest.Captu
     assert main(["ask", str(path), "legal", "yellow monk places a Buddha on yellow board slot 1", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["legal"] is False and doc["rule"] == "GS-BUDDHA-1"
+
+
+def test_a_legal_action_carries_its_citation_like_every_other_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    """``legal ACTION`` for a legal action quoted its rule in the text but set no ``citations``; the
+    illegal answer, odds, next and can do. Now it has them, in the same shape, through the API and
+    ``ask ... --json``; the text is as before."""
+    sc = scenario("bh04_first_turn_options")
+    legal = query.legal(sc, "move north to Foyer")
+    illegal = query.legal(sc, "attack")
+    assert legal.data["legal"] is True and illegal.data["legal"] is False
+    assert [c["id"] for c in legal.data["citations"]] == legal.data["rules"] == [legal.data["rule"]]
+    for c in legal.data["citations"] + illegal.data["citations"]:
+        assert set(c) == set(illegal.data["citations"][0]) and c["text"] and c["sources"]
+    assert legal.data["citations"][0]["sources"][0]["words"] in legal.text()
+    assert "Rules cited:" not in legal.text()
+    assert main(["ask", str(LAWYER / "bh04_first_turn_options.yaml"), "legal", "move north to Foyer", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["legal"] is True and doc["citations"] == legal.data["citations"]
+
+
+def test_a_can_answer_that_says_no_has_empty_citations() -> None:
+    """The same shape for ``can`` when the goal cannot be reached: no rule, and an empty ``citations``."""
+    answer = query.can(scenario("bh04_first_turn_options"), "lose", 0)
+    assert answer.data["answer"] == "no" and answer.data["rules"] == [] and answer.data["citations"] == []
 
 
 # ---- malformed scenarios: file, line, what was expected; no code runs -----------------------------

@@ -43,14 +43,27 @@ class Outcome:
         return f"{self.result} ({self.rule_id}){': ' + self.text if self.text else ''}"
 
 
+# ``State.tracing`` may be this instead of True: each log entry is kept as its rule alone (with its
+# ``floor``), without its words, for a search that only cites what acted (``State.take_rules``)
+RULES = "rules"
+
+
 @attrs.frozen
 class LogEntry:
-    """One line of a game's log: the step (number of actions applied), the rule and what happened."""
+    """One line of a game's log: the step (number of actions applied), the rule and what happened.
+
+    ``depth``: the frames on the stack when it was written (the writer is the top one); ``floor``: the
+    fewest frames the stack held since the entry before it, when this one was written included. The
+    frame at index ``i`` ran, unreturned, from the entry before to this one exactly when ``floor > i``
+    (``State.frame_log``; with ``tracing = RULES`` an entry is its rule and floor alone, and
+    ``State.take_rules`` reads them)."""
 
     step: int
     rule: str
     kind: str
     text: str
+    depth: int = attrs.field(default=0, eq=False)
+    floor: int = attrs.field(default=0, eq=False)
 
     def __str__(self) -> str:
         return f"[{self.rule}] {self.text}"

@@ -41,6 +41,7 @@ import re
 from collections import Counter
 from typing import Any, Callable
 
+from .actions import RULES
 from .program import (CallI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MoveI, Procedure, Program, RequireI,
                       RetI, SayI, SetI)
 
@@ -354,7 +355,8 @@ class _Writer:
             lines.append(f"{ind}_S._move({me}, v, L)")
             self.forget(self.pool_ranges.get(ins.pool), lines, ind)
         elif t is SayI:
-            lines.append(f"{ind}if tracing: _S._note({me}.rule, 'say', {self.code(ins.text)})")
+            lines.append(f"{ind}if tracing: _S._cite({me}.rule) if tracing == {RULES!r} else "
+                         f"_S._note({me}.rule, 'say', {self.code(ins.text)})")
         elif t is RequireI:
             lines.append(f"{ind}if not {self.code(ins.cond)}: _S._precondition_fails({me})")
         else:  # pragma: no cover - only the kinds above are simple
@@ -413,7 +415,8 @@ class _Writer:
                   f"{ind}if _r != -2:",
                   f"{ind}    if _r >= 0: _c[1] = _r",
                   f"{ind}    return -1",
-                  f"{ind}_S.stack.pop()"]
+                  f"{ind}_S.stack.pop()",
+                  f"{ind}if tracing: _S._popped()"]
         self.forget(None, lines, ind)
 
 

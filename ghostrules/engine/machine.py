@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .actions import LogEntry, Outcome
+from .actions import RULES, LogEntry, Outcome
 from .errors import SpecRuntimeError
 from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, RandomI, RequireI,
                       RetI, RollI, SayI, SetI)
@@ -36,9 +36,24 @@ class Machine:
     _undo: list[int]
     _drawn: tuple[list[Any], int, list[int], dict, list[int]] | None
     _shared: int
+    _floor: int
+    _cited: list[tuple[str, int]]
 
     def _note(self, rule: str, kind: str, text: str) -> None:
-        self._log.append(LogEntry(len(self._history), rule, kind, text))
+        depth = len(self.stack)
+        self._log.append(LogEntry(len(self._history), rule, kind, text, depth, min(self._floor, depth)))
+        self._floor = depth
+
+    def _cite(self, rule: str) -> None:
+        """A log entry when ``tracing`` is RULES: its rule and floor only (no words to compose)."""
+        depth = len(self.stack)
+        self._cited.append((rule, min(self._floor, depth)))
+        self._floor = depth
+
+    def _popped(self) -> None:
+        """A frame returned (tracing): the fewest frames since the last entry (LogEntry.floor)."""
+        if len(self.stack) < self._floor:
+            self._floor = len(self.stack)
 
     def _run(self) -> Any:  # noqa: C901 - the interpreter's dispatch loop
         """Execute instructions until a decision, a chance node or the end of the game; the answer is
@@ -85,6 +100,8 @@ class Machine:
                             continue
                         if pc == -2:  # the procedure returned
                             stack.pop()
+                            if tracing:
+                                self._popped()
                         # (else a callee stopped below) the outer loop goes on in the frame on top
                         break
                     ins = code[pc]
@@ -106,7 +123,11 @@ class Machine:
                             L[ins.var] = only
                             pc += 1
                             if tracing:
-                                self._note(ins.rule, ins.kind, f"{ins.kind}: {self.game.layout.label(ins.type, only)} (only one left)")
+                                if tracing == RULES:
+                                    self._cite(ins.rule)
+                                else:
+                                    label = self.game.layout.label(ins.type, only)
+                                    self._note(ins.rule, ins.kind, f"{ins.kind}: {label} (only one left)")
                             continue
                         if t is RandomI:  # kept for the draw (State._random_members), with what they depend on
                             self._drawn = (frame, pc, v[:], L.copy(), members)
@@ -122,6 +143,8 @@ class Machine:
                         pc = 0
                     elif t is RetI:
                         stack.pop()
+                        if tracing:
+                            self._popped()
                         break  # the outer loop goes on in the caller's frame
                     elif t is JumpIfNotI:
                         pc = pc + 1 if ins.cond(v, L) else ins.target
@@ -135,7 +158,7 @@ class Machine:
                         if not ins.lo <= val <= ins.hi:
                             raise SpecRuntimeError(f"{self.game.layout.name_of(idx)} cannot be {val} (range {ins.lo}..{ins.hi})")
                         if tracing and v[idx] != val:
-                            self._note(ins.rule, "set", f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
+                            self._trace_set(ins, idx, val)
                         self._undo += (idx, v[idx])
                         v[idx] = val
                         pc += 1
@@ -177,7 +200,10 @@ class Machine:
                         pc += 1
                     elif t is SayI:
                         if tracing:
-                            self._note(ins.rule, "say", ins.text(v, L))
+                            if tracing == RULES:
+                                self._cite(ins.rule)
+                            else:
+                                self._note(ins.rule, "say", ins.text(v, L))
                         pc += 1
                     elif t is RequireI:
                         if not ins.cond(v, L):
@@ -188,8 +214,13 @@ class Machine:
                         text = ins.text(v, L) if ins.text else ""
                         self._outcome = Outcome(ins.result, ins.rule, text)
                         if tracing:
-                            self._note(ins.rule, "end", f"game over: {ins.result}" + (f" — {text}" if text else ""))
+                            if tracing == RULES:
+                                self._cite(ins.rule)
+                            else:
+                                self._note(ins.rule, "end",
+                                           f"game over: {ins.result}" + (f" — {text}" if text else ""))
                         stack.clear()
+                        self._floor = 0
                         return None
                     else:  # pragma: no cover
                         raise SpecRuntimeError(f"unknown instruction {ins!r}")
@@ -216,7 +247,10 @@ class Machine:
         raise SpecRuntimeError(f"{self.game.layout.name_of(idx)} cannot be {val} (range {lo}..{hi})")
 
     def _trace_set(self, ins: SetI, idx: int, val: int) -> None:
-        self._note(ins.rule, "set", f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
+        if self.tracing == RULES:
+            self._cite(ins.rule)
+        else:
+            self._note(ins.rule, "set", f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
 
     def _precondition_fails(self, ins: RequireI) -> None:
         raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
@@ -250,5 +284,8 @@ class Machine:
             v[src] -= amount
             v[dst] += amount
             if self.tracing:
-                name = self.game.layout.name_of
-                self._note(ins.rule, "move", f"{amount} {ins.pool}: {name(src)} -> {name(dst)}")
+                if self.tracing == RULES:
+                    self._cite(ins.rule)
+                else:
+                    name = self.game.layout.name_of
+                    self._note(ins.rule, "move", f"{amount} {ins.pool}: {name(src)} -> {name(dst)}")

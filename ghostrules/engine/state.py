@@ -12,7 +12,9 @@ import json
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
+import attrs
+
+from .actions import CHANCE, RULES, TERMINAL, Action, LogEntry, Outcome, Score
 from .errors import IllegalActionError, SpecRuntimeError
 from .machine import STEP_LIMIT, Machine
 from .menus import SHOWN_MAX, no_options
@@ -37,9 +39,9 @@ class State(Machine):
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
     __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_offered", "_journal",
-                 "_undo", "_drawn", "_shared")
+                 "_undo", "_drawn", "_shared", "_floor", "_cited")
 
-    def __init__(self, game: "Game", values: list[int], stack: list[list[Any]], tracing: bool = False) -> None:
+    def __init__(self, game: "Game", values: list[int], stack: list[list[Any]], tracing: bool | str = False) -> None:
         self.game = game
         self.values = values
         self.stack = stack
@@ -63,6 +65,10 @@ class State(Machine):
         # how many frames at the bottom of the stack may be shared with another state (child() shares
         # all but the top one): the machine copies such a frame before it changes it (Machine._run)
         self._shared = 0
+        # (tracing) the fewest frames the stack has held since the last log entry (LogEntry.floor)
+        self._floor = len(stack)
+        # (tracing == RULES) the log's entries as (rule, floor) only, until take_rules
+        self._cited: list[tuple[str, int]] = []
 
     # ---- reading the position ----------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -210,6 +216,49 @@ class State(Machine):
         """What happened, step by step, each entry with the rule that fired (needs tracing on)."""
         return list(self._log)
 
+    def take_rules(self, depth: int) -> list[str]:
+        """With ``tracing`` set to ``"rules"`` (engine.actions.RULES: the log keeps each entry's rule
+        alone, without composing its words): the rules of the entries written since the last take,
+        as far as the first one written after the stack held fewer than ``depth`` frames (the frame
+        then at index ``depth - 1`` had returned); they are removed, and the next take counts from
+        here. A search that cites what acted on its way takes them at every position."""
+        cited = self._cited
+        self._floor = len(self.stack)
+        if not cited:
+            return []
+        self._cited = []
+        out = []
+        for rule, floor in cited:
+            if floor < depth:
+                break
+            out.append(rule)
+        return out
+
+    def put_under(self, frames: list[list[Any]]) -> None:
+        """Put ``frames`` under the stack (a position built from its top frames, whose callers are
+        known only afterwards): the log's depths count them too, as if they had been there."""
+        n = len(frames)
+        self.stack[0:0] = frames
+        self._log = [attrs.evolve(e, depth=e.depth + n, floor=e.floor + n) for e in self._log]
+        self._floor += n
+        self._shared += n  # (a frame that may be shared is copied before it is changed: still so)
+
+    def frame_log(self, index: int) -> list[LogEntry]:
+        """The entries of the log written while the frame now at ``index`` of the stack was running
+        (by it or by the frames it called), as far back as the log goes (needs tracing on). An entry
+        written before it was called, or by an earlier frame at that place, is not one of them."""
+        if index < 0 or index >= len(self.stack) or self._floor <= index:
+            return []
+        out: list[LogEntry] = []
+        for e in reversed(self._log):
+            if e.depth <= index:  # written below it: before it was called
+                break
+            out.append(e)
+            if e.floor <= index:  # it was called between the entry before and this one
+                break
+        out.reverse()
+        return out
+
     def get(self, name: str, *index: str | int) -> int | str | bool:
         """Read a slot by name: ``state.get('stock', 'ann')``. Symbols come back as names."""
         layout = self.game.layout
@@ -293,6 +342,8 @@ class State(Machine):
         other._log = list(self._log)
         other._outcome = self._outcome
         other._offered = self._offered  # the same position offers the same actions
+        other._floor = self._floor
+        other._cited = list(self._cited)
         return other
 
     def apply_action(self, action: Action | str) -> None:
@@ -325,7 +376,8 @@ class State(Machine):
         # frame is changed only once those above it have returned), so _run saves a frame only when
         # it first comes back to it; most actions change the top frame alone.
         journal = [(top, top[1], top[2].copy())]
-        saved = (stack[:], len(self._history), len(self._log), self._outcome, self._shared)
+        saved = (stack[:], len(self._history), len(self._log), self._outcome, self._shared, self._floor,
+                 len(self._cited))
         self._journal = journal
         undo = self._undo
         undo.clear()
@@ -343,6 +395,8 @@ class State(Machine):
             del self._log[saved[2]:]
             self._outcome = saved[3]
             self._shared = saved[4]  # the frames copied on the way were dropped with the list
+            self._floor = saved[5]
+            del self._cited[saved[6]:]
             raise
         finally:
             self._journal = None
@@ -375,6 +429,8 @@ class State(Machine):
         other._journal = None
         other._undo = []  # written by the machine, never read: a failed child is dropped
         other._drawn = None
+        other._floor = self._floor
+        other._cited = self._cited[:]
         other._advance(node, chosen)
         other._undo.clear()
         return other
@@ -389,7 +445,10 @@ class State(Machine):
             frame[2][node.var] = chosen.key[0]
             frame[1] += 1
             if self.tracing:
-                self._note(node.rule, node.kind if isinstance(node, RandomI) else "roll", chosen.label)
+                if self.tracing == RULES:
+                    self._cite(node.rule)
+                else:
+                    self._note(node.rule, node.kind if isinstance(node, RandomI) else "roll", chosen.label)
         self._history.append(chosen)
         return self._run()
 
@@ -397,8 +456,12 @@ class State(Machine):
         opt_index, value = chosen.key
         opt = node.options[opt_index]
         if self.tracing:
-            who = self.current_player_name_for(node, frame)
-            self._note(opt.rule, "choose", f"{chosen.label} (no other option)" if forced else f"{who} chooses: {chosen.label}")
+            if self.tracing == RULES:
+                self._cite(opt.rule)
+            else:
+                who = self.current_player_name_for(node, frame)
+                self._note(opt.rule, "choose",
+                           f"{chosen.label} (no other option)" if forced else f"{who} chooses: {chosen.label}")
         if opt.var is not None:
             frame[2][opt.var] = value
         frame[1] = opt.target

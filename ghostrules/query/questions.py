@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from ..engine import Action, IllegalActionError, SpecRuntimeError, State
+from ..engine import RULES, Action, IllegalActionError, SpecRuntimeError, State
 from .explain import citation_line, cite, forbidding
 from .scenario import Scenario, load, schema_for
 from .search import Horizon, KnownOutcomes, Odds, TooLarge, reachable
@@ -195,8 +195,10 @@ def legal(position: State | Scenario | str, action: str | None = None) -> Answer
         _cite_all(state, data, lines)
         return Answer("legal", data, lines)
     rule = chosen.rule or state.node_rule()
-    data = {"question": "legal", "action": chosen.label, "legal": True, "rule": rule, "node": node, "rules": [rule]}
-    lines = [f"Legal: {chosen.label!r}, offered by {rule}."] + citation_line(cite(state.game, rule))
+    data = {"question": "legal", "action": chosen.label, "legal": True, "rule": rule, "node": node,
+            "rules": [rule] if rule else []}
+    data["citations"] = [cite(state.game, r) for r in data["rules"]]  # (as _cite_all; the text quotes it inline)
+    lines = [f"Legal: {chosen.label!r}, offered by {rule}."] + [x for c in data["citations"] for x in citation_line(c)]
     return Answer("legal", data, lines)
 
 
@@ -359,8 +361,11 @@ def odds(position: State | Scenario | str, action: str | None = None, outcome: s
         return _odds_of_finished(state0, sc, schema, v, outcome, maximise)
     decision = action is not None and not state0.is_chance_node() and not state0.is_terminal()
     hz = _horizon(state0, sc, decision, horizon)
+    # what the horizon's frame has logged so far (a reduction said before its roll): part of the answer
+    logged = [e.rule for e in state0.frame_log(hz.depth - 1)]
     start = state0.clone()
-    start.tracing = False
+    start.tracing = RULES
+    start.take_rules(0)
     applied = None
     applied_rule = ""
     cursor: tuple[tuple[str, int], ...] = ()
@@ -372,6 +377,7 @@ def odds(position: State | Scenario | str, action: str | None = None, outcome: s
         applied_rule = a.rule or start.node_rule()
         start.apply_action(a)
         applied = a.label
+        logged += start.take_rules(hz.depth)
     goals = dict(schema.goals)
     results = dict(schema.results)
     if outcome is not None:
@@ -403,7 +409,8 @@ def odds(position: State | Scenario | str, action: str | None = None, outcome: s
                 Fraction(int(v.raw(objective, s.values)[0]))
             return score, summarise(s)
         goal_text = None
-    search = Odds(hz, leaf, known, ceiling=Fraction(1) if outcome is not None else None, budget=budget)
+    search = Odds(hz, leaf, known, ceiling=Fraction(1) if outcome is not None else None, budget=budget,
+                  cite_log=True)
     try:
         value, dist = search.solve(start, cursor)
     except TooLarge as exc:
@@ -412,7 +419,9 @@ def odds(position: State | Scenario | str, action: str | None = None, outcome: s
     except (ValueError, SpecRuntimeError) as exc:
         raise QueryError(f"odds: {exc}") from None
     procs = [game.program.procs[p].rule for p in search.chance_procs()]
-    rules = list(dict.fromkeys(([applied_rule] if applied_rule else []) + list(search.rules) + [r for r in procs if r]))
+    # then what the log says acted: before the position, by the action, and on the lines searched
+    rules = list(dict.fromkeys(([applied_rule] if applied_rule else []) + list(search.rules) + [r for r in procs if r]
+                               + [r for r in logged + list(search.logged) if r]))
     data: dict[str, Any] = {"question": "odds", "action": applied, "horizon": hz.description,
                             "positions": search.positions, "rules": rules}
     lines = [f"Odds after {applied!r}" if applied else "Odds from this position",
@@ -498,7 +507,7 @@ def can(position: State | Scenario | str, goal: str, within: int) -> Answer:
         raise QueryError(f"can: {exc}") from None
     data: dict[str, Any] = {"question": "can", "goal": goal, "within": within, "positions": explored}
     if witness is None:
-        data.update({"answer": "no", "rules": []})
+        data.update({"answer": "no", "rules": [], "citations": []})
         message = f"No: {goal} cannot happen within {within} action(s) (searched {explored} positions)."
         return Answer("can", data, [message])
     replay = state.clone()

@@ -19,7 +19,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from ..engine import Action, State
+from ..engine import RULES, Action, State
 from .positions import (  # noqa: F401
     Horizon,
     KnownOutcomes,
@@ -46,11 +46,19 @@ class Odds:
 
     Positions are memoised (``PositionTable``) on their values, their frames as far as the rest of
     play can tell (``frames_live_key``) and the known-outcomes cursor; inside the horizon only the
-    frames from the horizon's frame up count (those under it are the same in every such position)."""
+    frames from the horizon's frame up count (those under it are the same in every such position).
+
+    With ``cite_log`` the positions are traced for their rules alone (``tracing = RULES``) and
+    ``logged`` gathers the rules of the log entries each step between them writes before the
+    horizon's frame returns (``State.take_rules``): what acted on the way, such as a reduction said by
+    a ``say`` whose effect lives in a definition, or a set, a move, an option taken without a choice.
+    Without it the search runs untraced, and ``rules`` has the rules of the nodes met only."""
 
     def __init__(self, horizon: Horizon, leaf: Leaf, known: KnownOutcomes | None = None,
-                 ceiling: Fraction | None = None, budget: int = 20_000) -> None:
+                 ceiling: Fraction | None = None, budget: int = 20_000, cite_log: bool = False) -> None:
         self.horizon = horizon
+        self.cite_log = cite_log
+        self.logged: dict[str, None] = {}
         self.leaf = leaf
         self.known = known or KnownOutcomes()
         self.ceiling = ceiling
@@ -102,7 +110,8 @@ class Odds:
         gc.disable()
         try:
             s = state.clone()
-            s.tracing = False
+            s.tracing = RULES if self.cite_log else False
+            s.take_rules(0)  # (what led to the start is the caller's to cite)
             (n, d), dist = self._value(s, cursor)
             return Fraction(n, d), {label: Fraction(*q) for label, q in dist.items()}
         finally:
@@ -120,9 +129,17 @@ class Odds:
         o = s.outcome()
         return (live_frames_key(s), (o.result, o.rule_id) if o else None, cursor), False
 
+    def _cite(self, s: State) -> None:
+        """The rules of the entries ``s`` logged since it was last looked at, up to the horizon."""
+        logged = self.logged
+        for rule in s.take_rules(self.horizon.depth):
+            logged[rule] = None
+
     # Inside the search a value or a probability is a pair (numerator, denominator) of ints, not yet
     # reduced: Fraction arithmetic would cost more than the rest of the search. solve() returns Fractions.
     def _value(self, s: State, cursor: tuple[tuple[str, int], ...]) -> Result:
+        if self.cite_log:
+            self._cite(s)
         hz = self.horizon  # rest, inside = self.key(s, cursor), inlined
         st = s.stack
         depth = hz.depth
@@ -287,7 +304,7 @@ class Odds:
         private = self._private.get(rest)
         if private is None:
             private = entry.clone()
-            private.tracing = False
+            private.tracing = RULES if self.cite_log else False
             want = rest[0][-1]
             key = self.key(private, rest[1])[0]
             while key != rest:
@@ -297,6 +314,7 @@ class Odds:
                 private = private.child(step)
                 self.played += 1
                 key = self.key(private, rest[1])[0]
+            private.take_rules(0)  # (passes played only to reach the key: their lines are searched anyway)
             self._private[rest] = private
             self._private_base[rest] = None
         if shape is not None and self._private_base[rest] == shape[1]:
@@ -321,6 +339,8 @@ class Odds:
         here = self._at(entry, erest, values, action)
         child = here.child(action)
         self.played += 1
+        if self.cite_log:
+            self._cite(child)
         expected = values[:]
         expected[cell] = child.values[cell]
         top, at = child.stack[-1] if child.stack else None, here.stack[-1]

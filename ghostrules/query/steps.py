@@ -73,5 +73,5 @@ def build_at_step(game: Game, v: Values, schema: Schema, step: Step, values: lis
         except TypeError:  # an engine without stop=
             raise ScenarioError(f"turn.step {step.name}: in this position the step ends without any decision or "
                                 f"chance node; start at the step before or after it", file, line) from None
-    state.stack[0:0] = outer
+    state.put_under(outer)
     return state
