@@ -143,6 +143,11 @@ class _Shape:
         memo[id(node)] = facts
         return facts
 
+    def clear(self) -> None:
+        """Forget all (the trees are no longer needed)."""
+        self._memo.clear()
+        self._keys.clear()
+
     def key(self, node: ast.AST) -> int:
         return self._facts(node)[0]  # type: ignore[no-any-return]
 
@@ -664,7 +669,9 @@ def _rewrite(code: str, define: Callable[[str], None]) -> str:
         new = _Hoister(record, fresh, shape).expression(new)
     if repeated:
         new = _common(new, record, fresh, shape)
-    return unparse(new) if defined else code  # nothing moved: the tree is the code's own
+    out = unparse(new) if defined else code  # nothing moved: the tree is the code's own
+    shape.clear()  # (the trees go now: the rewrite's recursive closures hold the shape until a collection)
+    return out
 
 
 # a value that is cheap to read twice: a temporary, a loop variable, a parameter, a local, a slot
