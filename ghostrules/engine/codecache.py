@@ -19,7 +19,6 @@ the user and writable by nobody else (else the cache is not used). With P the pa
 
 from __future__ import annotations
 
-import __future__
 import hashlib
 import marshal
 import os
@@ -29,12 +28,11 @@ import tempfile
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
-from typing import Any
+from typing import Any, Callable
 
 MAX_FILES = 64
 _NAME = __name__.split(".")[0]
 ENV_DIR, ENV_OFF = f"{_NAME.upper()}_CACHE_DIR", f"{_NAME.upper()}_NO_CACHE"
-_FLAGS = __future__.annotations.compiler_flag  # the flags compile() had in compile_expr (its own future import)
 _PACKAGE = Path(__file__).resolve().parent.parent  # the package's folder
 _package_digest: bytes | None = None
 
@@ -74,8 +72,9 @@ def _private(path: Path) -> bool:
 
 
 class CodeCache:
-    """The code objects of one configuration: ``compile`` answers from the file when it can, and
-    ``save`` writes back the ones used when any was compiled anew."""
+    """The code objects of one configuration: ``compile`` answers from the file when it can (else
+    compiles with ``compiler``, ExprCompiler's, the one place that turns generated source into code),
+    and ``save`` writes back the ones used when any was compiled anew."""
 
     def __init__(self, spec: Any) -> None:
         self.hits = self.misses = 0  # code objects taken from the file, compiled here
@@ -108,12 +107,12 @@ class CodeCache:
             return {}
         return data
 
-    def compile(self, source: str, filename: str, mode: str) -> CodeType:
-        """``compile(source, filename, mode)``, with the flags the engine's modules compile with."""
+    def compile(self, source: str, filename: str, mode: str, compiler: Callable[[str, str, str], CodeType]) -> CodeType:
+        """``compiler(source, filename, mode)``, or the code object it gave for them before."""
         key = hashlib.sha256(f"{mode}\0{filename}\0".encode() + source.encode()).digest()
         code = self._known.get(key)
         if code is None:
-            code = compile(source, filename, mode, _FLAGS, dont_inherit=True)
+            code = compiler(source, filename, mode)
             self.misses += 1
             self._dirty = True
         else:

@@ -166,7 +166,7 @@ class ExprCompiler(SlotPatterns):
     def _function(self, code: str, where: Where) -> Fn:
         fast = self._hoisted(code)
         self.sources.append(f"lambda v, L: {fast}")
-        source = self.codes.compile(f"lambda v, L: {fast}", f"<spec {where.file}:{where.line}>", "eval")
+        source = self._compile(f"lambda v, L: {fast}", f"<spec {where.file}:{where.line}>", "eval")
         fn = eval(source, self._ns)  # noqa: S307 - source generated above from a checked AST
         # the locals it reads (for the liveness of locals, engine/liveness.py): the generated code
         # reads a local only as L['name'] (string constants live in the globals, never in the code)
@@ -190,6 +190,11 @@ class ExprCompiler(SlotPatterns):
         """A new name for generated code (``_d`` for a function, ``_t`` for a temporary)."""
         return f"{prefix}{next(self._ids)}"
 
+    def _compile(self, source: str, filename: str, mode: str) -> Any:
+        """``compile(source, filename, mode)``, or the code object it gave in an earlier load
+        (engine/codecache.py)."""
+        return self.codes.compile(source, filename, mode, compile)
+
     def define(self, source: str, filename: str, *, record: bool = True) -> dict[str, Any]:
         """Run generated definitions (the blocks of engine/blocks.py, built from instructions and the
         sources above) in the expressions' namespace; returns that namespace. ``record``: keep the
@@ -197,7 +202,7 @@ class ExprCompiler(SlotPatterns):
         functions (engine/menus.py) keep theirs apart."""
         if record:
             self.block_sources.append(source)
-        exec(self.codes.compile(source, filename, "exec"), self._ns)  # noqa: S102 - generated from compiled instructions
+        exec(self._compile(source, filename, "exec"), self._ns)  # noqa: S102 - generated from compiled instructions
         return self._ns
 
     def _const(self, value: Any) -> str:
@@ -371,7 +376,7 @@ class ExprCompiler(SlotPatterns):
         self._def_bodies[name] = code
         code = self._hoisted(code)
         self.sources.append(f"def {fname}({params}):\n    return {code}\n")
-        source = self.codes.compile(f"def {fname}({params}):\n    return {code}\n", f"<spec {where.file}:{where.line}>",
+        source = self._compile(f"def {fname}({params}):\n    return {code}\n", f"<spec {where.file}:{where.line}>",
                                     "exec")
         exec(source, self._ns)  # noqa: S102 - source generated above from a checked AST
         self._compiled_defs[name] = (fname, t)
