@@ -21,6 +21,7 @@ from ..spec import expr as E
 from ..spec.model import GameSpec, Where
 from ..spec.names import NameProblem, Names
 from ..spec.source import SpecError
+from .codecache import CodeCache
 from .hoist import hoist, inline_checks, read_once
 from .layout import Layout
 from .patterns import SlotPatterns, _conjuncts
@@ -75,6 +76,7 @@ class ExprCompiler(SlotPatterns):
         # (bound by for, a decision option or a draw over the whole domain, never by let, never a
         # parameter), with the domain's size; an index that fits needs no run-time check
         self.safe_locals: dict[str, int] = {}
+        self.codes = CodeCache(spec)  # the code objects of earlier loads of this configuration (on disk)
         self.sources: list[str] = []  # every generated source, for audits (tests/test_expr.py)
         self.block_sources: list[str] = []  # the blocks' sources (engine/blocks.py)
 
@@ -164,7 +166,7 @@ class ExprCompiler(SlotPatterns):
     def _function(self, code: str, where: Where) -> Fn:
         fast = self._hoisted(code)
         self.sources.append(f"lambda v, L: {fast}")
-        source = compile(f"lambda v, L: {fast}", f"<spec {where.file}:{where.line}>", "eval")
+        source = self._compile(f"lambda v, L: {fast}", f"<spec {where.file}:{where.line}>", "eval")
         fn = eval(source, self._ns)  # noqa: S307 - source generated above from a checked AST
         # the locals it reads (for the liveness of locals, engine/liveness.py): the generated code
         # reads a local only as L['name'] (string constants live in the globals, never in the code)
@@ -188,6 +190,11 @@ class ExprCompiler(SlotPatterns):
         """A new name for generated code (``_d`` for a function, ``_t`` for a temporary)."""
         return f"{prefix}{next(self._ids)}"
 
+    def _compile(self, source: str, filename: str, mode: str) -> Any:
+        """``compile(source, filename, mode)``, or the code object it gave in an earlier load
+        (engine/codecache.py)."""
+        return self.codes.compile(source, filename, mode, compile)
+
     def define(self, source: str, filename: str, *, record: bool = True) -> dict[str, Any]:
         """Run generated definitions (the blocks of engine/blocks.py, built from instructions and the
         sources above) in the expressions' namespace; returns that namespace. ``record``: keep the
@@ -195,7 +202,7 @@ class ExprCompiler(SlotPatterns):
         functions (engine/menus.py) keep theirs apart."""
         if record:
             self.block_sources.append(source)
-        exec(compile(source, filename, "exec"), self._ns)  # noqa: S102 - generated from compiled instructions
+        exec(self._compile(source, filename, "exec"), self._ns)  # noqa: S102 - generated from compiled instructions
         return self._ns
 
     def _const(self, value: Any) -> str:
@@ -369,7 +376,8 @@ class ExprCompiler(SlotPatterns):
         self._def_bodies[name] = code
         code = self._hoisted(code)
         self.sources.append(f"def {fname}({params}):\n    return {code}\n")
-        source = compile(f"def {fname}({params}):\n    return {code}\n", f"<spec {where.file}:{where.line}>", "exec")
+        source = self._compile(f"def {fname}({params}):\n    return {code}\n", f"<spec {where.file}:{where.line}>",
+                                    "exec")
         exec(source, self._ns)  # noqa: S102 - source generated above from a checked AST
         self._compiled_defs[name] = (fname, t)
         return fname, t

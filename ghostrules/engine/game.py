@@ -28,6 +28,7 @@ class Game:
         # each decision's function listing its options (engine/menus.py), made once, as the blocks are
         self.menus: dict[MenuI, MenuFn] = {ins: compile_menu(self.program, ins) for proc in self.program.procs
                                            for ins in proc.code if type(ins) is MenuI}
+        self.program.exprs.codes.save()  # the code objects compiled, for the next load (engine/codecache.py)
 
     @property
     def name(self) -> str:

@@ -40,8 +40,11 @@ from __future__ import annotations
 import ast
 import itertools
 import re
+from collections import deque
 from collections.abc import Callable
 from typing import Any
+
+from .syntax import copy, kept, unparse
 
 _LOCAL = re.compile(r"(v|L|a\d+|_q\d+|_t\d+)\Z")  # the generated code's local names (all else is global)
 _COMPS = (ast.ListComp, ast.GeneratorExp)
@@ -53,56 +56,204 @@ UNKNOWN_LENGTH = 4  # the number of elements assumed for a domain whose length i
 _NONE: frozenset[str] = frozenset()
 
 
+_Facts = tuple  # (key, loaded, bound, node, cost, size, kept): see _Shape
+_COST_ONE = frozenset({ast.Subscript, ast.BinOp, ast.Compare, ast.IfExp, ast.BoolOp, ast.UnaryOp})
+_TABLE_CALLS = frozenset({"set", "_firsts"})
+_IS_LOCAL: dict[str, bool] = {}  # name -> does _LOCAL match it
+
+
 class _Shape:
     """Facts about the nodes of the trees being rewritten, each computed once (the trees are walked
     top-down, so a subtree's facts are asked for at every level above it): the local names a node
-    reads, the names its quantifiers bind, and a structural key (equal keys, equal code)."""
+    reads, the names its quantifiers bind, a structural key (equal keys, equal code), its cost
+    (``_cost``), its number of nodes (``_size``) and whether it is its own copy (syntax.kept).
+
+    A node's facts are noted when first asked for and stay true while its subtree is unchanged:
+    every change to a tree goes through ``rebuild`` or ``set``, which forget the facts of the node
+    changed (and so, through ``rebuild``, of the nodes above it). A copy (syntax.copy) carries the
+    facts of what it copies. One _Shape serves a whole expression, before and after its changes.
+    ``attempt`` starts a change that ``undo`` takes back (the tree and its facts as they were)."""
 
     def __init__(self) -> None:
         self._keys: dict[tuple, int] = {}
-        self._memo: dict[int, tuple[int, frozenset[str], frozenset[str], ast.AST]] = {}
+        self._memo: dict[int, _Facts] = {}
+        self._undo: list[tuple[Any, str, Any]] | None = None  # while attempting: (node, field, old value)
+        self._forgotten: dict[int, _Facts] = {}  # while attempting: the facts forgotten, as they were
 
-    def _facts(self, node: ast.AST) -> tuple[int, frozenset[str], frozenset[str], ast.AST]:
-        got = self._memo.get(id(node))
+    def _facts(self, node: Any) -> _Facts:
+        memo = self._memo
+        got = memo.get(id(node))
         if got is not None and got[3] is node:
             return got
-        parts: list[Any] = [type(node)]
+        t = type(node)
+        if t is ast.Name and type(node.ctx) is ast.Load:  # the commonest node, directly (the same facts)
+            name = node.id
+            local = _IS_LOCAL.get(name)
+            if local is None:
+                local = _IS_LOCAL[name] = _LOCAL.match(name) is not None
+            keys = self._keys
+            key = keys.setdefault((t, (str, name), None, self._facts(node.ctx)[0], None), len(keys))
+            facts = (key, frozenset((name,)) if local else _NONE, _NONE, node, 0, 2, True)
+            memo[id(node)] = facts
+            return facts
+        parts: list[Any] = [t]
         loaded = bound = _NONE
-        for field in node._fields:
+        cost = 0
+        size = 1
+        own = kept(node)
+        for field in t._fields:
             value = getattr(node, field, None)
-            for item in value if isinstance(value, list) else (value,):
+            for item in value if type(value) is list else (value,):
                 if isinstance(item, ast.AST):
-                    key, r, b, _ = self._facts(item)
-                    parts.append(key)
-                    if r:
-                        loaded = loaded | r
-                    if b:
-                        bound = bound | b
+                    f = memo.get(id(item))
+                    if f is None or f[3] is not item:
+                        f = self._facts(item)
+                    parts.append(f[0])
+                    if f[1]:
+                        loaded = f[1] if not loaded else loaded | f[1]
+                    if f[2]:
+                        bound = f[2] if not bound else bound | f[2]
+                    cost += f[4]
+                    size += f[5]
+                    own = own and f[6]
                 else:
                     parts.append((type(item), item))
             parts.append(None)  # fields end here: [a], [b] differs from [a, b]
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and _LOCAL.match(node.id):
-            loaded = loaded | {node.id}
-        if isinstance(node, ast.comprehension):
-            bound = bound | {t.id for t in ast.walk(node.target) if isinstance(t, ast.Name)}
-        facts = (self._keys.setdefault(tuple(parts), len(self._keys)), loaded, bound, node)
-        self._memo[id(node)] = facts
+        if t is ast.Name:
+            if type(node.ctx) is ast.Load:
+                local = _IS_LOCAL.get(node.id)
+                if local is None:
+                    local = _IS_LOCAL[node.id] = _LOCAL.match(node.id) is not None
+                if local:
+                    loaded = loaded | {node.id}
+        elif t is ast.Call:
+            func = node.func
+            named = type(func) is ast.Name
+            cost += 0 if named and func.id in _CHEAP_CALLS else 10
+            if named and func.id in _TABLE_CALLS:
+                cost += 20  # a set in place of a scan: each test saves a pass over the run
+        elif t in _COST_ONE:
+            cost += 1
+        elif t is ast.ListComp or t is ast.GeneratorExp:
+            cost += 20
+        elif t is ast.comprehension:
+            bound = bound | {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+        keys = self._keys
+        facts = (keys.setdefault(tuple(parts), len(keys)), loaded, bound, node, cost, size, own)
+        memo[id(node)] = facts
         return facts
 
+    def clear(self) -> None:
+        """Forget all (the trees are no longer needed)."""
+        self._memo.clear()
+        self._keys.clear()
+
     def key(self, node: ast.AST) -> int:
-        return self._facts(node)[0]
+        return self._facts(node)[0]  # type: ignore[no-any-return]
 
     def loaded(self, node: ast.AST) -> frozenset[str]:
-        return self._facts(node)[1]
+        return self._facts(node)[1]  # type: ignore[no-any-return]
 
     def bound(self, node: ast.AST) -> frozenset[str]:
         """The names bound by the comprehensions in ``node`` (itself included)."""
-        return self._facts(node)[2]
+        return self._facts(node)[2]  # type: ignore[no-any-return]
 
     def free(self, node: ast.AST) -> frozenset[str]:
         """The local names ``node`` reads from outside itself (every generated quantifier variable is unique)."""
-        _, loaded, bound, _ = self._facts(node)
-        return loaded - bound
+        facts = self._facts(node)
+        return facts[1] - facts[2] if facts[2] else facts[1]  # type: ignore[no-any-return]
+
+    def cost(self, node: ast.AST) -> int:
+        """``_cost(node)``."""
+        return self._facts(node)[4]  # type: ignore[no-any-return]
+
+    def size(self, node: ast.AST) -> int:
+        """``_size(node)``."""
+        return self._facts(node)[5]  # type: ignore[no-any-return]
+
+    def kept(self, node: ast.AST) -> bool:
+        """Is ``node`` its own copy (``copy(node)``, as ast.parse(ast.unparse(node)) reads it)?"""
+        return self._facts(node)[6]  # type: ignore[no-any-return]
+
+    # ---- changes ---------------------------------------------------------------------------
+    def noted(self, node: Any) -> bool:
+        """Are ``node``'s facts noted (and so, by the rule above, true of it)?"""
+        got = self._memo.get(id(node))
+        return got is not None and got[3] is node
+
+    def forget(self, node: ast.AST) -> None:
+        """``node`` has changed: its facts are noted afresh when next asked for."""
+        got = self._memo.pop(id(node), None)
+        if got is not None and self._undo is not None:
+            self._forgotten.setdefault(id(node), got)
+
+    def set(self, node: Any, field: str, value: Any) -> None:
+        """``node.field = value``, forgetting ``node``'s facts."""
+        if self._undo is not None:
+            self._undo.append((node, field, getattr(node, field)))
+        setattr(node, field, value)
+        self.forget(node)
+
+    def rebuild(self, node: Any, on_expr: Callable[[Any], Any], on_generator: Callable[[Any], Any]) -> Any:
+        """``node`` with each child expression replaced by ``on_expr(child)`` and each comprehension
+        clause by ``on_generator(clause)`` (in place; returns ``node``), its facts forgotten when a
+        child was replaced or changed below (its own facts forgotten)."""
+        changed = False
+        undo = self._undo
+        for field in type(node)._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, ast.expr):
+                new = on_expr(value)
+                if new is not value or not self.noted(new):
+                    changed = True
+                if undo is not None:
+                    undo.append((node, field, value))
+                setattr(node, field, new)
+            elif isinstance(value, list):
+                items = []
+                for x in value:
+                    if isinstance(x, ast.expr):
+                        y = on_expr(x)
+                    elif isinstance(x, ast.comprehension):
+                        y = on_generator(x)
+                    else:
+                        items.append(x)
+                        continue
+                    if y is not x or not self.noted(y):
+                        changed = True
+                    items.append(y)
+                if undo is not None:
+                    undo.append((node, field, value))
+                setattr(node, field, items)
+        if changed:
+            self.forget(node)
+        return node
+
+    def attempt(self) -> None:
+        """Note the changes from now on, so that ``undo`` can take them back (``keep``: no more)."""
+        assert self._undo is None, "one attempt at a time"
+        self._undo = []
+        self._forgotten = {}
+
+    def keep(self) -> None:
+        self._undo = None
+        self._forgotten = {}
+
+    def undo(self) -> None:
+        """The trees and the facts as they were when ``attempt`` was called. (The nodes of a tree
+        being changed all had their facts noted then: facts noted during the attempt are of nodes
+        changed, forgotten and so put back here, or of new nodes, which the tree no longer holds.)"""
+        assert self._undo is not None
+        for node, field, value in reversed(self._undo):
+            setattr(node, field, value)
+        self._memo.update(self._forgotten)
+        self.keep()
+
+    def carry(self, old: ast.AST, new: ast.AST) -> None:
+        """``new`` is a copy of ``old`` (the same shape): what is noted of ``old`` holds for it."""
+        got = self._memo.get(id(old))
+        if got is not None and got[3] is old:
+            self._memo[id(new)] = (got[0], got[1], got[2], new, got[4], got[5], got[6])
 
 
 def _cost(node: ast.AST) -> int:
@@ -120,16 +271,8 @@ def _cost(node: ast.AST) -> int:
     return total
 
 
-def _map_children(node: Any, on_expr: Callable[[Any], Any], on_generator: Callable[[Any], Any]) -> Any:
-    """``node`` with each child expression replaced by ``on_expr(child)`` and each comprehension
-    clause by ``on_generator(clause)`` (in place; returns ``node``)."""
-    for field, value in ast.iter_fields(node):
-        if isinstance(value, ast.expr):
-            setattr(node, field, on_expr(value))
-        elif isinstance(value, list):
-            setattr(node, field, [on_expr(x) if isinstance(x, ast.expr) else on_generator(x)
-                                  if isinstance(x, ast.comprehension) else x for x in value])
-    return node
+def _size(node: ast.AST) -> int:
+    return sum(1 for _ in ast.walk(node))
 
 
 def _is_trivial(node: ast.AST) -> bool:
@@ -154,24 +297,27 @@ class _Hoister:
             replaced = self._comprehension(node)
             if replaced is not None:
                 return replaced
-        return _map_children(node, self.expression, self._generator)
+        return self.shape.rebuild(node, self.expression, self._generator)
 
     def _again(self, node: ast.expr) -> ast.expr:
-        """``expression`` on a tree changed since its facts were noted: with facts noted afresh."""
-        if not any(isinstance(n, _COMPS) for n in ast.walk(node)):
+        """``expression`` on a tree made from parts of one already seen (a moved part, the loop that
+        reads the moved parts): the facts of its unchanged parts are still those noted (changed
+        ones were forgotten, see _Shape.rebuild)."""
+        if not _has_comprehension(node):
             return node
-        return _Hoister(self.define, self.fresh, _Shape()).expression(node)
+        return self.expression(node)
 
     def _generator(self, gen: ast.comprehension) -> ast.comprehension:
-        gen.iter = self.expression(gen.iter)
-        gen.ifs = [self.expression(x) for x in gen.ifs]
-        return gen
+        return self.shape.rebuild(gen, self.expression, self._generator)  # type: ignore[no-any-return]
 
     def _comprehension(self, comp: ast.ListComp | ast.GeneratorExp) -> ast.expr | None:
         shape = self.shape
         bound = shape.bound(comp)
+        if not _invariant_inside(comp, shape, bound):
+            return None  # nothing in the loop is invariant (the common case: no copy made)
         found: list[ast.expr] = []
         found_keys: list[int] = []
+        placeholders: list[ast.Name] = []
         # a set or table of the run pays for itself over a long enough loop only (the outer domain's length)
         tables = (_length(comp.generators[0].iter, 0) or LOOKUPS_FROM) >= LOOKUPS_FROM  # unknown: as before
 
@@ -181,51 +327,59 @@ class _Hoister:
             if tables and run is not None and not (shape.free(run) & bound):
                 # ``x in v[a:b]`` in a loop: the run's values are put in a set once, and each test
                 # looks the value up there (the same answer: the slots hold ints)
-                node.comparators = [visit(ast.Call(ast.Name("set", ast.Load()), [run], []))]
-                node.left = visit(node.left)
+                shape.set(node, "comparators", [visit(ast.Call(ast.Name("set", ast.Load()), [run], []))])
+                shape.set(node, "left", visit(node.left))
                 return node
             if tables and _is_long_first(node) and shape.free(node.args[3]) & bound:
                 # ``first(g in D if S[g] == x)`` for each x of a loop: the first place of every value
                 # of the run is noted once, and each x looked up there (-1 when absent, as _first)
                 table = visit(ast.Call(ast.Name("_firsts", ast.Load()), node.args[:3], []))
                 return ast.Call(ast.Attribute(table, "get", ast.Load()), [visit(node.args[3]), ast.Constant(-1)], [])
-            if not _is_trivial(node) and shape.loaded(node) and not (shape.free(node) & bound) and _cost(node) > 0:
+            if not _is_trivial(node) and shape.loaded(node) and not (shape.free(node) & bound) and shape.cost(node) > 0:
                 key = shape.key(node)
-                if key in found_keys:
-                    return ast.Name(f"@{found_keys.index(key)}", ast.Load())
-                found.append(node)
-                found_keys.append(key)
-                return ast.Name(f"@{len(found) - 1}", ast.Load())
-            return _map_children(node, visit, visit_gen)
+                if key not in found_keys:
+                    found.append(node)
+                    found_keys.append(key)
+                placeholder = ast.Name(f"@{found_keys.index(key)}", ast.Load())
+                placeholders.append(placeholder)
+                return placeholder
+            return shape.rebuild(node, visit, visit_gen)
 
         def visit_gen(gen: ast.comprehension, first: bool = False) -> ast.comprehension:
-            if not first:  # the first domain is evaluated once anyway, outside the loop
-                gen.iter = visit(gen.iter)
-            gen.ifs = [visit(x) for x in gen.ifs]
-            return gen
+            if first:  # the first domain is evaluated once anyway, outside the loop
+                shape.set(gen, "ifs", [visit(x) for x in gen.ifs])
+                return gen
+            return shape.rebuild(gen, visit, visit_gen)  # type: ignore[no-any-return]
 
-        if not any(not _is_trivial(n) and not (shape.free(n) & bound) for n in _inner(comp)):
-            return None  # nothing in the loop is invariant (the common case: no copy made)
         guard = _leading_guard(comp, shape, bound)
-        original = ast.unparse(comp)
-        work = ast.parse(original, mode="eval").body
+        original = unparse(comp)
+        free = shape.free(comp)
+        reads_domain = bool(shape.loaded(comp.generators[0].iter))
+        # the loop is rewritten in place when it is its own copy (as ast.parse(original) reads it),
+        # the changes taken back if moving is not worth it; else a copy is (with comp's facts)
+        work = comp if shape.kept(comp) else copy(comp, shape.carry)
         assert isinstance(work, _COMPS)
-        work.elt = visit(work.elt)
-        work.generators = [visit_gen(g, i == 0) for i, g in enumerate(work.generators)]
-        if not found or sum(_cost(x) for x in found) * (_length(work.generators[0].iter) - 1) < WORTH:
+        shape.attempt()
+        shape.set(work, "elt", visit(work.elt))
+        shape.set(work, "generators", [visit_gen(g, i == 0) for i, g in enumerate(work.generators)])
+        if not found or sum(shape.cost(x) for x in found) * (_length(work.generators[0].iter) - 1) < WORTH:
+            shape.undo()
             return None
+        shape.keep()
         # the moved parts, smallest first, each reading the temporaries of those inside it
         names = [self.fresh("_t") for _ in found]
-        order = sorted(range(len(found)), key=lambda i: _size(found[i]))
+        order = sorted(range(len(found)), key=lambda i: shape.size(found[i]))
         assigns = []
         done: dict[int, str] = {}
         for i in order:
-            part = _replace_keys(found[i], done, shape)
+            part = _replace_keys(found[i], done, shape, in_place=True)  # (found[i] is in no tree now)
             part = self._again(part)  # a quantifier inside a moved part may have invariants of its own
-            assigns.append(f"        {names[i]} = {ast.unparse(part)}")
+            assigns.append(f"        {names[i]} = {unparse(part)}")
             done[found_keys[i]] = names[i]
-        body = self._again(_fill(work, names))
-        free = shape.free(comp)
+        for placeholder in placeholders:  # placeholders ``@i`` become the temporaries' names
+            placeholder.id = names[int(placeholder.id[1:])]
+            shape.forget(placeholder)
+        body = self._again(work)
         params = [*(p for p in ("v", "L") if p in free), *sorted(free - {"v", "L"})]
         helper = self.fresh("_d")
         # a leading invariant conjunct of the filter that is false makes every element fail, so the
@@ -233,11 +387,10 @@ class _Hoister:
         # kind test fails), are not computed. The empty answer is written out when the outer
         # domain reads nothing (a fixed range: evaluating it cannot fail), else the original runs
         # (each element stops at that conjunct)
-        empty = ("[]" if isinstance(comp, ast.ListComp) else "iter(())") \
-            if not shape.loaded(comp.generators[0].iter) else original
+        empty = ("[]" if isinstance(comp, ast.ListComp) else "iter(())") if not reads_domain else original
         first = f"        if not ({guard}):\n            return {empty}\n" if guard else ""
         self.define(f"def {helper}({', '.join(params)}):\n    try:\n" + first + "\n".join(assigns) +
-                    f"\n    except Exception:\n        return {original}\n    return {ast.unparse(body)}\n")
+                    f"\n    except Exception:\n        return {original}\n    return {unparse(body)}\n")
         return ast.Call(ast.Name(helper, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
 
 
@@ -257,7 +410,7 @@ def _leading_guard(comp: ast.ListComp | ast.GeneratorExp, shape: _Shape, bound: 
         lead.append(part)
     if not lead or len(lead) == len(parts) and len(ifs) == 1:
         return None  # no invariant lead, or the whole filter is invariant (moved as one part already)
-    return " and ".join(f"({ast.unparse(part)})" for part in lead)
+    return " and ".join(f"({unparse(part)})" for part in lead)
 
 
 SET_FROM = 16  # the shortest run of slots worth a set when a loop tests membership in it
@@ -296,32 +449,54 @@ def _length(node: ast.expr, unknown: int = UNKNOWN_LENGTH) -> int:
     return unknown
 
 
-def _fill(node: ast.expr, names: list[str]) -> ast.expr:
-    """Placeholders ``@i`` become the temporaries' names."""
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name) and n.id.startswith("@"):
-            n.id = names[int(n.id[1:])]
-    return node
+def _children(node: Any) -> list[Any]:
+    """``list(ast.iter_child_nodes(node))``, in that order."""
+    out = []
+    for field in type(node)._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out += [x for x in value if isinstance(x, ast.AST)]
+    return out
 
 
-def _size(node: ast.AST) -> int:
-    return sum(1 for _ in ast.walk(node))
+def _has_comprehension(node: ast.AST) -> bool:
+    """Is there a quantifier (a list or generator comprehension) in ``node``?"""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, _COMPS):
+            return True
+        todo += _children(n)
+    return False
 
 
-def _inner(comp: ast.ListComp | ast.GeneratorExp) -> list[ast.AST]:
-    """The nodes evaluated once per element: the body, the filters, the later domains (each as a whole)."""
-    out: list[ast.AST] = [comp.elt]
+def _invariant_inside(comp: ast.ListComp | ast.GeneratorExp, shape: _Shape, bound: frozenset[str]) -> bool:
+    """Is a part evaluated once per element (of the body, the filters, the later domains) other than
+    a name, a constant or a constant slot invariant: reading no variable the quantifier binds? (A
+    part that is invariant and trivial holds only trivial parts: its own are not looked at.)"""
+    todo: list[Any] = [comp.elt]
     for i, gen in enumerate(comp.generators):
         if i:
-            out.append(gen.iter)
-        out += gen.ifs
-    return [n for top in out for n in ast.walk(top) if isinstance(n, ast.expr)]
+            todo.append(gen.iter)
+        todo += gen.ifs
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.expr) and not (shape.free(n) & bound):
+            if not _is_trivial(n):
+                return True
+            continue
+        todo += _children(n)
+    return False
 
 
-def _replace_keys(node: ast.expr, done: dict[int, str], shape: _Shape, root: bool = False) -> ast.expr:
-    """``node`` (a copy) with every subexpression already computed into a temporary replaced by it
-    (``node`` itself too when ``root``)."""
-    copy = ast.parse(ast.unparse(node), mode="eval").body
+def _replace_keys(node: ast.expr, done: dict[int, str], shape: _Shape, root: bool = False,
+                  in_place: bool = False) -> ast.expr:
+    """``node`` (a copy, as ast.parse(unparse(node)) reads it) with every subexpression already
+    computed into a temporary replaced by it (``node`` itself too when ``root``). ``in_place``:
+    ``node`` is in no tree still used, so when it is its own copy it is changed itself."""
+    new = node if in_place and shape.kept(node) else copy(node, shape.carry)
 
     def visit(n: ast.expr) -> ast.expr:
         name = done.get(shape.key(n))
@@ -330,9 +505,9 @@ def _replace_keys(node: ast.expr, done: dict[int, str], shape: _Shape, root: boo
         return children(n)
 
     def children(n: Any) -> Any:
-        return _map_children(n, visit, children)
+        return shape.rebuild(n, visit, children)
 
-    return visit(copy) if root else children(copy)  # type: ignore[no-any-return]
+    return visit(new) if root else children(new)  # type: ignore[no-any-return]
 
 
 def read_once(code: str, name: str) -> bool:
@@ -391,28 +566,31 @@ def _common(tree: ast.expr, define: Callable[[str], None], fresh: Callable[[str]
     it first wastes nothing), is computed once into a temporary by a helper, as in ``_comprehension``."""
     bound = shape.bound(tree)
     seen: dict[int, list[ast.expr]] = {}
-    for n in ast.walk(tree):
+    todo = deque([tree])  # (in the order of ast.walk)
+    while todo:
+        n = todo.popleft()
+        todo += _children(n)
         if isinstance(n, ast.expr) and not _is_trivial(n):
             seen.setdefault(shape.key(n), []).append(n)
     always = {shape.key(n) for n in _unconditional(tree)}
     parts = [nodes[0] for key, nodes in seen.items() if len(nodes) > 1 and key in always and
-             not (shape.loaded(nodes[0]) & bound) and _cost(nodes[0]) >= CSE_WORTH]
+             not (shape.loaded(nodes[0]) & bound) and shape.cost(nodes[0]) >= CSE_WORTH]
     if not parts:
         return tree
-    original = ast.unparse(tree)
-    parts.sort(key=_size)
+    original = unparse(tree)
+    parts.sort(key=shape.size)
     done: dict[int, str] = {}
     assigns = []
     for part in parts:
         name = fresh("_t")
-        assigns.append(f"        {name} = {ast.unparse(_replace_keys(part, done, shape))}")
+        assigns.append(f"        {name} = {unparse(_replace_keys(part, done, shape))}")
         done[shape.key(part)] = name
-    body = _replace_keys(tree, done, shape, root=True)
     free = shape.free(tree)
+    body = _replace_keys(tree, done, shape, root=True, in_place=True)  # (tree is replaced by the call)
     params = [*(p for p in ("v", "L") if p in free), *sorted(free - {"v", "L"})]
     helper = fresh("_d")
     define(f"def {helper}({', '.join(params)}):\n    try:\n" + "\n".join(assigns) +
-           f"\n    except Exception:\n        return {original}\n    return {ast.unparse(body)}\n")
+           f"\n    except Exception:\n        return {original}\n    return {unparse(body)}\n")
     return ast.Call(ast.Name(helper, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
 
 
@@ -435,6 +613,8 @@ def hoist(code: str, define: Callable[[str], None]) -> str:
     """``code`` (a generated expression) with the loop-invariant parts of its quantifiers computed
     once per evaluation and its costly repeated parts computed once, or ``code`` itself when there
     is nothing worth moving. ``define(source)`` defines a helper in the namespace the code runs in."""
+    if " for " not in code and not _repeats_a_call(code):
+        return code  # nothing _rewrite would look at (the same answer for the template: see there)
     names: dict[str, str] = {}  # generated name -> its placeholder
 
     def placeholder(m: re.Match[str]) -> str:
@@ -462,21 +642,36 @@ def hoist(code: str, define: Callable[[str], None]) -> str:
     return instance(done[0])
 
 
-def _rewrite(code: str, define: Callable[[str], None]) -> str:
+def _repeats_a_call(code: str) -> bool:
+    """Is a call written twice in ``code`` (a costly part written twice starts with the same call)?
+    (The same answer for an expression and its template: the names are renamed one to one.)"""
     calls = _CALLS.findall(code)
-    repeated = len(calls) != len(set(calls))  # a costly part written twice starts with the same call
+    return len(calls) != len(set(calls))
+
+
+def _rewrite(code: str, define: Callable[[str], None]) -> str:
+    repeated = _repeats_a_call(code)
     if " for " not in code and not repeated:
         return code
+
+    defined: list[str] = []
 
     def fresh(prefix: str) -> str:
         return f"{prefix}{next(HELPER_IDS)}"
 
+    def record(source: str) -> None:
+        defined.append(source)
+        define(source)
+
     new = ast.parse(code, mode="eval").body
+    shape = _Shape()  # one for both passes: a part the first changes has its facts noted afresh
     if " for " in code:
-        new = _Hoister(define, fresh, _Shape()).expression(new)
+        new = _Hoister(record, fresh, shape).expression(new)
     if repeated:
-        new = _common(new, define, fresh, _Shape())
-    return ast.unparse(new)
+        new = _common(new, record, fresh, shape)
+    out = unparse(new) if defined else code  # nothing moved: the tree is the code's own
+    shape.clear()  # (the trees go now: the rewrite's recursive closures hold the shape until a collection)
+    return out
 
 
 # a value that is cheap to read twice: a temporary, a loop variable, a parameter, a local, a slot
