@@ -392,7 +392,9 @@ def build_parser(epilog: bool = True) -> argparse.ArgumentParser:
     pv.add_argument("--only", "--kind", action="append", help="only the proof files whose name contains this (repeatable)")
     pv.add_argument("--all-configurations", action="store_true", help="every configuration (the default)")
     pv.add_argument("--default-configuration", action="store_true", help="only the default configuration")
-    pv.add_argument("--timeout-ms", type=int, default=5000, help="per obligation (default 5000)")
+    pv.add_argument("--timeout-ms", type=int, default=5000, help="per obligation check, as a Z3 resource limit of about "
+                    "this many milliseconds of work on the reference machine, whatever the load "
+                    "(prover.solving.RLIMIT_PER_MS; default 5000)")
     pv.add_argument("--jobs", type=int, default=None, help="worker processes (default: up to 2)")
     pv.add_argument("--out", default="counterexamples", help="folder for counterexample scenario files")
     pv.set_defaults(func=cmd_prove)

@@ -211,11 +211,38 @@ class Solved:
         self.hits = 0
 
 
+# The limits are Z3 resource limits (rlimit), not wall-clock timeouts, so that an obligation's answer
+# (proved, failed, unknown) does not depend on how loaded the machine is: a check stops after the same
+# amount of work whatever the clock says. Every budget of this module is still stated in milliseconds
+# (``timeout_ms``, the CLI's --timeout-ms), converted at RLIMIT_PER_MS units a millisecond. Calibrated
+# on the reference machine (2 cores, 2026-12-01) over every check above 20 ms of CPU, in units per CPU
+# millisecond: Betrayal's call contracts, median 1183 (p25 661, p75 1496); Ghost Stories' default
+# configuration, median 2696 (p25 2200, p75 5051). 2000 lies between: a budget is roughly the time
+# it used to be. A check counts its units from where it starts (z3's scoped limit), so the limit is
+# per check, as the timeout was. No wall-clock cap is kept: Z3 reads its timeout's flag where it
+# counts units, so a check neither stops in between; a phase that counts few units goes on longer
+# for the same budget (one check of Betrayal's default contracts ran 61 s of CPU, past its 15 s
+# timeout, at 111 units a millisecond). One caveat: Z3 numbers its terms as they are made,
+# and with several worker processes the order in which a worker made its terms depends on which
+# rules it solved before, so a proof near its limit may still go either way between two runs.
+RLIMIT_PER_MS = 2000
+
+
+def rlimit(ms: float) -> int:
+    """The resource limit for a budget of ``ms`` reference milliseconds (never 0: that means no
+    limit to Z3)."""
+    return max(1, int(ms * RLIMIT_PER_MS))
+
+
+def _limit(solver: Any, ms: float) -> None:
+    solver.set("rlimit", rlimit(ms))
+
+
 def _check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tuple[Any, z3.Solver]:
     """Is the obligation proved (unsat)? Large definitions are atoms (Encoder.atom_limit): first
     without their meaning (a proof that does not need it is a proof), then with it."""
     solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    _limit(solver, timeout_ms)
     solver.add(facts_list)
     solver.add(ob.assumptions)
     solver.add(z3.Not(ob.goal))
@@ -241,7 +268,7 @@ def _split_check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tupl
     formulas += atom_definitions(formulas)
     verdict = z3.unsat
     shared = z3.Solver()
-    shared.set("timeout", min(timeout_ms, 50))
+    _limit(shared, min(timeout_ms, 50))
     shared.add(formulas)
     solver = shared
     settled = unsettled = 0  # the incremental solver is left aside once it proves useless here
@@ -256,7 +283,7 @@ def _split_check(facts_list: list[Any], ob: Obligation, timeout_ms: int) -> tupl
         if any(z3.is_false(f) for f in case):
             continue
         solver = z3.Solver()
-        solver.set("timeout", timeout_ms)
+        _limit(solver, timeout_ms)
         solver.add([f for f in case if not z3.is_true(f)])
         solver.add(term == value)
         answer = solver.check()
@@ -328,7 +355,108 @@ def _solve_as_stated(facts: Facts, ob: Obligation, timeout_ms: int) -> tuple[Any
     return answer, solver
 
 
+# An obligation still unknown within its budget gets one more try with RETRY_FACTOR times it (a proof
+# is a proof whenever it comes; normally no obligation gets here).
 RETRY_FACTOR = 4
+
+
+def conjuncts(goal: Any) -> list[Any]:
+    """The conjuncts of a goal, nested conjunctions flattened, without repeats or ``True``s (a
+    goal that is not a conjunction is its one conjunct)."""
+    out: list[Any] = []
+    stack = [goal]
+    while stack:
+        term = stack.pop()
+        if z3.is_and(term):
+            stack.extend(reversed(term.children()))
+        elif not z3.is_true(term) and not any(term.eq(seen) for seen in out):
+            out.append(term)
+    return out or [goal]
+
+
+def _given(ob: Obligation) -> Obligation | None:
+    """The obligation without the conjuncts of its goal that are conjuncts of its assumptions (the
+    same Z3 term: a test's definition restated by the callee's contract), or None when every one
+    is. Sound: the assumptions imply each of their conjuncts. Z3 would need no search for them
+    either, but its preprocessing of a large restated definition (a line of sight) can take tens
+    of seconds."""
+    parts = conjuncts(ob.goal)
+    known = {c.get_id() for a in ob.assumptions for c in conjuncts(a)}
+    rest = [c for c in parts if c.get_id() not in known]
+    if not rest:
+        return None
+    if len(rest) == len(parts):
+        return ob
+    return attrs.evolve(ob, goal=rest[0] if len(rest) == 1 else z3.And(rest))
+
+
+# An assumption of more distinct subterms than this is left out of the first, small try (``_small_first``).
+SMALL_TERM = 300
+
+
+def _is_small(term: Any, limit: int = SMALL_TERM) -> bool:
+    """Has the term at most ``limit`` distinct subterms? (The walk stops past the limit.)"""
+    seen: set[int] = set()
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if len(seen) > limit:
+            return False
+        stack.extend(t.children())
+    return True
+
+
+def _small_first(facts: Facts, ob: Obligation, timeout_ms: int) -> bool:
+    """Is the obligation proved from its small assumptions alone and the slot ranges (no pools, no
+    invariants)? Tried only when some assumption is large: a goal such as ``a != none and o != none
+    and a != o`` under a test that also states a line of sight took Z3 7-31 s with every fact (most
+    of it preprocessing the line of sight) and takes milliseconds without it. A proof from fewer
+    assumptions is a proof; anything else (a model of the fewer facts need not be a position the
+    rule reaches) goes on with every assumption, as before. One check, within a fifth of the budget."""
+    small = [a for a in ob.assumptions if _is_small(a)]
+    if len(small) == len(ob.assumptions) or not _is_small(ob.goal):
+        return False
+    answer, _ = _check(facts.for_families(ob.families, invariants=False), attrs.evolve(ob, assumptions=small),
+                       timeout_ms / 5)
+    return answer == z3.unsat
+
+
+def _attempt(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int) -> tuple[Any, Any]:
+    """One obligation as it is: through one instance of its invariant first (``_check_instance``),
+    then as stated (``_solve_as_stated``); a goal that is not a conjunction gets one more try with
+    RETRY_FACTOR times the budget if that is unknown (a conjunction goes conjunct by conjunct
+    instead, each with the retry: ``_by_conjunct``)."""
+    answer = _check_instance(prover, facts, ob, timeout_ms)
+    solver = None
+    if answer != z3.unsat:
+        answer, solver = _solve_as_stated(facts, ob, timeout_ms)
+    if answer == z3.unknown and len(conjuncts(ob.goal)) < 2:
+        answer, solver = _solve_as_stated(facts, ob, RETRY_FACTOR * timeout_ms)
+    return answer, solver
+
+
+def _by_conjunct(facts: Facts, ob: Obligation, timeout_ms: int) -> tuple[Any, Any, Obligation]:
+    """A conjunctive goal that came back unknown as a whole, proved conjunct by conjunct (each as
+    stated, with the same facts and budget, and the retry): proved if every conjunct is, failed
+    on the first conjunct that fails (its model is a counterexample of the whole goal), else
+    unknown. Z3 can be lost on a conjunction whose conjuncts are each easy: the negated goal is a
+    disjunction, and its case split multiplies with the facts' own. Returned: the answer, its
+    solver and the obligation it is about (the failing conjunct's, for the readable model)."""
+    answer: Any = z3.unsat
+    solver = None
+    for part in conjuncts(ob.goal):
+        one = attrs.evolve(ob, goal=part, invariant=None)
+        got, got_solver = _solve_as_stated(facts, one, timeout_ms)
+        if got == z3.unknown:
+            got, got_solver = _solve_as_stated(facts, one, RETRY_FACTOR * timeout_ms)
+        if got == z3.sat:
+            return got, got_solver, one
+        if got == z3.unknown:
+            answer, solver = got, got_solver
+    return answer, solver, ob
 
 
 def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, solved: Solved | None = None,
@@ -336,7 +464,10 @@ def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, so
     """Prove one obligation. An invariant obligation is first tried through one instance of its
     invariant (``_check_instance``). The boundary invariants are quantified formulas over many
     slots: the obligation is then tried without them (most need none), and again with them if that
-    fails (``_solve_as_stated``).
+    fails (``_solve_as_stated``). The conjuncts of the goal that are among the assumptions are
+    proved as they are (``_given``), the rest first from the small assumptions alone
+    (``_small_first``); a conjunctive goal still unknown is proved conjunct by conjunct
+    (``_by_conjunct``).
 
     With ``readable`` false, a failed obligation keeps the solver's first model as its
     counterexample (``Result.raw``); ``refine`` later makes it a plausible position, for the
@@ -351,15 +482,13 @@ def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, so
             old = hit[1]
             return Result(ob, old.status, 0.0, old.counterexample, old.values, old.call, old.raw)
     start = time.perf_counter()
-    answer = _check_instance(prover, facts, ob, timeout_ms)
-    solver = None
-    if answer != z3.unsat:
-        answer, solver = _solve_as_stated(facts, ob, timeout_ms)
-    if answer == z3.unknown:
-        # the timeouts are wall-clock: on a loaded machine an obligation that takes a second alone
-        # can run out of time. An unknown gets one more try with RETRY_FACTOR times the time (a
-        # proof is a proof whenever it comes; normally no obligation gets here)
-        answer, solver = _solve_as_stated(facts, ob, RETRY_FACTOR * timeout_ms)
+    target = _given(ob)  # the obligation whose negated goal a failure's model satisfies
+    if target is None or _small_first(facts, target, timeout_ms):
+        answer, solver = z3.unsat, None
+    else:
+        answer, solver = _attempt(prover, facts, target, timeout_ms)
+        if answer == z3.unknown and len(conjuncts(target.goal)) > 1:
+            answer, solver, target = _by_conjunct(facts, target, timeout_ms)
     seconds = time.perf_counter() - start
     if answer == z3.unsat:
         result = Result(ob, "proved", seconds)
@@ -376,12 +505,12 @@ def solve(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int, so
         wide_ob = attrs.evolve(ob, families=wider)
         base = facts.base_values()
         plausible = z3.Optimize()
-        plausible.set("timeout", 3 * timeout_ms)  # failures are few: a readable one is worth the wait
+        _limit(plausible, 3 * timeout_ms)  # failures are few: a readable one is worth the wait
         plausible.add(facts.for_families(wider))
         plausible.add([t for _, t in checks])
         plausible.add(ob.assumptions)
-        plausible.add(z3.Not(ob.goal))
-        plausible.add(atom_definitions(list(ob.assumptions) + [ob.goal] + facts.for_families(wider)
+        plausible.add(z3.Not(target.goal))
+        plausible.add(atom_definitions(list(ob.assumptions) + [target.goal] + facts.for_families(wider)
                                        + [t for _, t in checks]))
         for flat in sorted(_cone(prover, wide_ob)):
             plausible.add_soft(prover.state[flat] == base[flat])
