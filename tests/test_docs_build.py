@@ -194,3 +194,89 @@ def test_worked_examples_have_pictures(html):
     for src in pictures:
         svg = (page.parent / src).resolve()
         assert svg.is_file() and svg.read_text(encoding="utf-8").startswith("<svg"), src
+
+
+def test_local_links_and_pictures_point_to_files(html, pages):
+    """Every local href or src names a file of the build (a picture's "full size" link too), and no
+    text turns into a link with a made-up scheme (``file:line`` in a docstring became href="file:line")."""
+    broken = []
+    for path, page in pages.items():
+        text = path.read_text(encoding="utf-8")
+        for ref in page.hrefs + re.findall(r'<img[^>]* src="([^"]+)"', text):
+            parts = urlsplit(ref)
+            if parts.scheme in ("http", "https", "mailto") or parts.netloc:
+                continue
+            if parts.scheme:
+                broken.append(f"{path.relative_to(html)}: {ref} (scheme {parts.scheme!r})")
+                continue
+            if parts.path and not (path.parent / unquote(parts.path)).resolve().is_file():
+                broken.append(f"{path.relative_to(html)}: {ref} (no file)")
+    assert not broken, f"{len(broken)} broken:\n" + "\n".join(broken[:30])
+
+
+def _rule_sections(html: Path, game: str) -> dict[str, str]:
+    """Rule ID -> the text of its section on its family page (tags removed, whitespace collapsed)."""
+    import html as html_lib
+    out = {}
+    for path in (html / "reference" / game / "rules").glob("*.html"):
+        parts = re.split(r'<span id="([A-Za-z0-9][A-Za-z0-9-]*)"></span>', path.read_text(encoding="utf-8"))
+        for i in range(1, len(parts), 2):
+            out[parts[i]] = " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", parts[i + 1])).split())
+    return out
+
+
+def _plain(text: str) -> str:
+    """Text as the HTML shows it, quotes straightened (Sphinx's smart quotes)."""
+    table = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u2026": "..."})
+    return " ".join(text.translate(table).split())
+
+
+@pytest.mark.parametrize("game", documented_games())
+def test_low_confidence_card_rows_are_marked(html, game):
+    """A row of a component table (specs/<game>/*.csv) whose confidence is not high says so in the
+    card table, with its note (shared/data/README.md: "keep the confidence where it is not high")."""
+    raw = yaml.safe_load((SPECS / game / "game.yaml").read_text(encoding="utf-8"))
+    sections = raw.get("cards") or []
+    sections = sections if isinstance(sections, list) else [sections]
+    checked = 0
+    for section in sections:
+        rows = _card_rows(SPECS / game / section["file"])
+        low = [r for r in rows if r.get("confidence", "high").strip() not in ("", "high")]
+        if not low:
+            continue
+        pages = {p: parse(p) for p in (html / "reference" / game).glob("cards*.html")}
+        cells = {row[0]: " ".join(row) for p in pages.values() for t in p.tables if "sortable" in t["classes"]
+                 for row in t["rows"]}
+        for r in low:
+            name = r["name"]
+            shown = [cell for first, cell in cells.items() if first == name or first.startswith(name + " (")]
+            assert len(shown) == 1, f"{game}: {name} is not in a card table"
+            assert f"{r['confidence']} confidence" in shown[0], f"{game}: {name} is not marked: {shown[0]!r}"
+            checked += 1
+    if game == "betrayal":
+        assert checked >= 1  # Stairs from Basement (medium)
+
+
+@pytest.mark.parametrize("game", documented_games())
+def test_rule_sections_show_their_words_and_adoptions(html, game):
+    """Each rule's section shows our wording and every source's words as written (a leading "(a)" is
+    not turned into a list marker), a broken-font source's encoded form (what a grep of the rulebook
+    file finds), and the note of an edition that adopts the rule where its text is silent."""
+    from ghostrules.docsgen.catalog import load_game_docs
+    docs = load_game_docs(game)
+    sections = _rule_sections(html, game)
+    problems = []
+    for rule in docs.rules:
+        section = _plain(sections.get(rule.id, ""))
+        if rule.text and _plain(rule.text) not in section:
+            problems.append(f"{rule.id}: its text is not shown as written")
+        for src in rule.sources:
+            if f'"{_plain(src.words)}"' not in section:
+                problems.append(f"{rule.id}: the words {src.words[:40]!r} are not shown")
+            if src.encoded and _plain(src.encoded) not in section:
+                problems.append(f"{rule.id}: the encoded form {src.encoded[:40]!r} is not shown")
+        for version in docs.versions.get(rule.id, []):
+            for note in getattr(version.rule, "adopted", ()):
+                if _plain(note.split(": ", 1)[-1]) not in section:
+                    problems.append(f"{rule.id}: with {version.label} the note {note!r} is not shown")
+    assert not problems, "\n".join(problems[:30])

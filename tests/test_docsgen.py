@@ -56,3 +56,27 @@ def test_a_game_that_does_not_load_fails_the_build(tmp_path):
     done = _build(_project(tmp_path, specs))
     assert done.returncode != 0
     assert "toy" in done.stderr and "does not load" in done.stderr
+
+
+def test_first_sentence_keeps_parentheses_and_ellipses_whole():
+    from ghostrules.docsgen.site import first_sentence
+    assert first_sentence("A monk dies during his own turn (e.g. in Yin step 2): does it go on? More.", 200) == \
+        "A monk dies during his own turn (e.g. in Yin step 2): does it go on?"
+    assert first_sentence("Drip... Drip... Drip...: put the Drip token here. Everyone rolls 1 die fewer.", 200) == \
+        "Drip... Drip... Drip...: put the Drip token here"
+    assert first_sentence("Tao tokens. If the dice fall short...", 200) == "Tao tokens"
+
+
+def test_escaped_text_is_never_a_list():
+    """Our wording starting like a list item ("(a) No effect.", "b) ...", "iv. ...") stays a paragraph."""
+    from docutils.core import publish_doctree
+    from docutils import nodes
+    from ghostrules.docsgen.rst import Linker, esc
+    linker = Linker({"rule": ["GS-EXO-3"]})
+    for text in ("(a) No effect.", "(b) The first tile (GS-EXO-3).", "b) two", "a. one", "iv. four", "(12) twelve",
+                 "- dash", "#. auto", "1. one"):
+        for rendered in (esc(text), linker(text)):
+            tree = publish_doctree(rendered, settings_overrides={"report_level": 5})
+            assert not list(tree.findall(nodes.enumerated_list)) and not list(tree.findall(nodes.bullet_list)), \
+                (text, rendered)
+            assert tree.astext().startswith(text.split()[0]), (text, tree.astext())

@@ -12,6 +12,7 @@ warnings, hence errors under ``-W``.
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +87,31 @@ def _builder_inited(app: Any) -> None:
         raise DocsError(f"the rule reference cannot be generated: {exc}") from exc
 
 
+def _picture_links(app: Any, doctree: nodes.document, docname: str) -> None:
+    """A picture that links to its own file (``:target:`` naming the image, for the full size) links to the
+    copy the builder makes under ``_images/``: the source folder's file is not part of the output."""
+    from sphinx.util.osutil import relative_uri
+    images = getattr(app.env, "images", {})
+    imagedir = getattr(app.builder, "imagedir", None)
+    if not imagedir:
+        return
+    for image in list(doctree.findall(nodes.image)):
+        ref = image.parent
+        uri = image.get("uri", "")
+        if not isinstance(ref, nodes.reference) or "refuri" not in ref or uri not in images:
+            continue
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(docname), ref["refuri"]))
+        if target != uri:
+            continue
+        try:
+            base = relative_uri(app.builder.get_target_uri(docname), imagedir)
+        except Exception:  # builders without pages
+            continue
+        ref["refuri"] = posixpath.join(base, images[uri][1])
+
+
 def _resolve(app: Any, doctree: nodes.document, docname: str) -> None:
+    _picture_links(app, doctree, docname)
     for node in doctree.findall(nodes.reference):
         target = node.get("ghostrules_doc")
         if target is None:

@@ -54,6 +54,7 @@ class CardTable:
             if table is not None:
                 self.columns.append((str(col), table, body))
         self.totals = {str(c) for c in gp.docs.docs.get("card_totals") or []}
+        self.confidence = _confidence(gp.docs.folder / str(cards.get("file", "")), len(self.domain.symbols))
 
     def _value(self, table: Any, row: int, body: dict[str, Any]) -> tuple[str, list[str], float | None]:
         """(text, member symbols for set columns, numeric sort key)."""
@@ -84,7 +85,7 @@ class CardTable:
         out = []
         for i, symbol in enumerate(self.domain.symbols):
             label = self.domain.labels[i] if self.domain.labels else symbol
-            row: dict[str, Any] = {"symbol": symbol, "name": label, "cells": []}
+            row: dict[str, Any] = {"symbol": symbol, "name": label, "cells": [], "confidence": self.confidence.get(i)}
             for col, table, body in self.columns:
                 text, members, key = self._value(table, i, body)
                 if not text and table.type not in ("int", "bool") and body.get("none"):
@@ -95,6 +96,26 @@ class CardTable:
 
     def set_domains(self) -> list[str]:
         return sorted({t.args[1] for _, t, _ in self.columns if len(t.args) == 2 and t.type == "bool"})
+
+
+def _confidence(path: Any, n_rows: int) -> dict[int, str]:
+    """Row index -> "medium confidence: note" for the rows of a component CSV (one symbol per row) whose
+    ``confidence`` column is not ``high``; the note is the row's ``notes`` (or ``reading``) column."""
+    import csv
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+    except OSError:
+        return {}
+    if len(rows) != n_rows:
+        raise DocsError(f"{path}: {len(rows)} rows, but its domain has {n_rows} symbols")
+    out = {}
+    for i, row in enumerate(rows):
+        level = (row.get("confidence") or "").strip()
+        if level and level != "high":
+            note = (row.get("notes") or row.get("reading") or "").strip()
+            out[i] = f"{level} confidence" + (f": {note}" if note else "")
+    return out
 
 
 def _header(col: str) -> str:
@@ -118,12 +139,15 @@ def cards_page(gp: GamePages, title: str, section: dict[str, Any]) -> list[str]:
     out += [f"All {len(rows)} {esc(plural)} of {esc(gp.docs.title)} with the facts the engine uses, read from the spec's "
             f"tables (declared in {literal('specs/' + gp.name + '/game.yaml')}, data in "
             f"{literal(str(section.get('file', '')))}). Click a column heading to sort; click it "
-            "again to reverse.", ""]
+            "again to reverse."
+            + (" A row whose facts are less certain says so after its name, with why." if any(r["confidence"] for r in rows)
+               else ""), ""]
     out += [".. list-table::", "   :header-rows: 1", "   :class: sortable ghostrules-cards", "   :widths: auto", "",
             "   * - Name"]
     out += [f"     - {esc(headers.get(col, _header(col)))}" for col, _, _ in ct.columns]
     for row in rows:
-        out.append(f"   * - {esc(row['name'])}")
+        low = f" (*{esc(row['confidence'])}*)" if row["confidence"] else ""
+        out.append(f"   * - {esc(row['name'])}{low}")
         for col, text, members, table in row["cells"]:
             if members:
                 text = ", ".join(f"`{esc(m.replace('_', ' '))} <#{table.args[1]}-{m}>`__" for m in members)
@@ -194,6 +218,8 @@ def catalogue_page(gp: GamePages, entry: dict[str, Any], evaluate: Any) -> list[
         if symbol in card_rows:
             for col, text, members, _ in card_rows[symbol]["cells"]:
                 fields.append((esc(_header(col)), esc(text) if text else "\u2014"))
+            if card_rows[symbol]["confidence"]:
+                fields.append(("Data", f"*{esc(card_rows[symbol]['confidence'])}*"))
         mentions = sorted(gp.links.mentions.get(symbol, set()) - {r.id for r in rules},
                           key=lambda r: list(gp.rule_doc).index(r))
         fields.append(("Also named in the formal part of", ", ".join(role("rule", r) for r in mentions)))

@@ -6,7 +6,9 @@ import re
 from typing import Callable, Iterable
 
 _SPECIAL = re.compile(r"([\\`*_|\[\]<>])")
-_LIST_START = re.compile(r"^([-+*#\u2022]|\d+[.)]|\(\d+\)|[A-Za-z][.)]\s)")
+# what would start a list item: a bullet, or an enumerator ("1.", "b)", "(a)", "iv.", "#.") before a space;
+# a backslash before the first character keeps the line a paragraph (and shows nothing)
+_LIST_START = re.compile(r"^([-+*#\u2022]|\(?[A-Za-z0-9#]+[.)](\s|$)|\([A-Za-z0-9#]+\)(\s|$))")
 
 
 def esc(text: str) -> str:

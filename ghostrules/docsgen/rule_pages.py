@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from ..spec.model import Rule
 from ..spec.render import render_definition, render_rule_formal
 from .rst import code_block, esc, field_list, heading, literal, role
@@ -64,7 +66,8 @@ def _source_lines(rule: Rule) -> list[str]:
     out = []
     for src in rule.sources:
         where = f"**{esc(src.edition)}**" + (f", p. {src.page}" if src.page is not None else "")
-        out.append(f"- {where}: \u201c{esc(src.words)}\u201d")
+        encoded = f" (in the rulebook file's broken font: \u201c{esc(src.encoded)}\u201d)" if src.encoded else ""
+        out.append(f"- {where}: \u201c{esc(src.words)}\u201d{encoded}")
     return out + [""] if out else []
 
 
@@ -102,9 +105,17 @@ def rule_section(gp: GamePages, rule: Rule) -> list[str]:
                 out += [f"- with {literal(v.label)}: the rule is removed", ""]
             else:
                 origin = f" (overlay for {gp.linker(v.rule.overlay)})" if v.rule.overlay else ""
+                adopted = [a for a in v.rule.adopted if a not in rule.adopted]
+                if adopted and attrs.evolve(v.rule, adopted=rule.adopted) == rule:
+                    # the same rule, which that configuration's edition adopts where its text is silent
+                    out += [f"- with {literal(v.label)}{origin}: the same rule applies, adopted by the overlay: "
+                            + "; ".join(gp.linker(a) for a in adopted), ""]
+                    continue
                 out += [f"- with {literal(v.label)}{origin}:", ""]
                 if v.rule.text != rule.text:
                     out += [f"  {gp.linker(v.rule.text)}", ""]
+                if adopted:
+                    out += ["  Adopted by the overlay: " + "; ".join(gp.linker(a) for a in adopted), ""]
                 out += code_block(render_rule_formal(v.rule), indent="  ")
     out += _connections(gp, rule)
     defs = L.definitions.get(rule.id, [])

@@ -101,8 +101,12 @@ def no_uri(from_doc: str, to_doc: str) -> str:  # pragma: no cover - builders wi
 def first_sentence(text: str, limit: int = 72) -> str:
     import re
     text = " ".join(text.split())
-    m = re.search(r"(?<=[.!?])\s", text)
-    first = text[:m.start()] if m else text
+    first, depth = text, 0
+    for i, ch in enumerate(text):  # the first [.!?] before a space, outside brackets and not an ellipsis
+        depth += (ch in "([") - (ch in ")]")
+        if ch in ".!?" and depth <= 0 and text[i + 1:i + 2] == " " and text[i - 1:i] != ".":
+            first = text[:i + 1]
+            break
     first = first.rstrip(".")
     return first if len(first) <= limit else first[:limit - 1].rstrip(" ,;:") + "\u2026"
 

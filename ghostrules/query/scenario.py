@@ -105,7 +105,7 @@ def schema_for(game: Game) -> Schema:
 
 
 def load(source: Any, file: str | None = None) -> Scenario:
-    """Load a scenario from a path or from YAML text. Raises ScenarioError (file:line: what)."""
+    """Load a scenario from a path or from YAML text. Raises ScenarioError (``file:line: what``)."""
     text, name = _read(source, file)
     try:
         doc = load_yaml_text(text, name)
