@@ -176,3 +176,15 @@ def at_step(game: Game, base: State, monk: str, tile: str, procedure: str) -> St
     base.set("monk_at", monk, tile)
     base.set("active", monk)
     return game.state_at(procedure, {"m": monk}, base, tracing=True)
+
+
+def borrow_then_try_to_exorcise(state: State, power_label: str) -> None:
+    """From the start of a Yang phase: spend a power token for ``power_label``, stay on the tile and
+    try to exorcise, taking the first option of every other decision on the way."""
+    act(state, f"spends a power token for {power_label}")
+    while state.prompt() != "move?":
+        act(state, labels(state)[0])
+    act(state, "stays on")
+    while state.prompt() != "ask for help or exorcise?":
+        act(state, labels(state)[0])
+    act(state, "tries to exorcise")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import act, exorcism_rolling, gs_game, kill, labels, place, roll, set_qi, set_up
+from gs_helpers import act, borrow_then_try_to_exorcise, exorcism_rolling, gs_game, kill, labels, place, roll, set_qi, set_up
 
 EDITIONS = ("el", "hu")
 
@@ -205,13 +205,7 @@ def test_a_borrowed_favourite_rerolls_the_curse_die(edition):
     base.set("monk_at", "blue", "ee")
     base.set("active", "blue")
     s = game.state_at("yang_phase", {"m": "blue"}, base, tracing=True)
-    act(s, "spends a power token for Favourite of the Gods")
-    while s.prompt() != "move?":
-        act(s, labels(s)[0])
-    act(s, "stays on")
-    while s.prompt() != "ask for help or exorcise?":
-        act(s, labels(s)[0])
-    act(s, "tries to exorcise")
+    borrow_then_try_to_exorcise(s, "Favourite of the Gods")
     roll(s, "yellow", "red", "green")
     act(s, "reroll some dice")
     while s.prompt().startswith("how many"):

@@ -22,7 +22,7 @@ from fractions import Fraction
 import pytest
 
 from ghostrules import query
-from gs_helpers import act, gs_game, labels, place, roll, rules_fired, set_up
+from gs_helpers import act, borrow_then_try_to_exorcise, gs_game, labels, place, roll, rules_fired, set_up
 
 PROMPT = "Strength of the Mountain: roll a 4th Tao die?"
 TAKE = "green monk rolls the 4th Tao die too"
@@ -157,13 +157,7 @@ def test_a_borrowed_mountain_asks_the_borrower(edition):
     plain = game.state_at("exorcise", {"m": "blue"}, base, tracing=True)
     assert plain.is_chance_node(), "asked without the borrowed power"
     s = game.state_at("yang_phase", {"m": "blue"}, base, tracing=True)
-    act(s, "spends a power token for Strength of the Mountain")
-    while s.prompt() != "move?":
-        act(s, labels(s)[0])
-    act(s, "stays on")
-    while s.prompt() != "ask for help or exorcise?":
-        act(s, labels(s)[0])
-    act(s, "tries to exorcise")
+    borrow_then_try_to_exorcise(s, "Strength of the Mountain")
     assert s.prompt() == PROMPT
     assert labels(s) == ["blue monk rolls the 4th Tao die too", "blue monk rolls without the 4th Tao die"]
     act(s, "blue monk rolls without the 4th Tao die")
