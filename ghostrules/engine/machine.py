@@ -8,7 +8,7 @@ call when an instruction needs more than a line (range faults, traces, precondit
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .actions import RULES, LogEntry, Outcome
 from .errors import SpecRuntimeError
@@ -43,6 +43,14 @@ class Machine:
         depth = len(self.stack)
         self._log.append(LogEntry(len(self._history), rule, kind, text, depth, min(self._floor, depth)))
         self._floor = depth
+
+    def _entry(self, rule: str, kind: str, text: Callable[[], str]) -> None:
+        """A log entry (tracing on): its words composed by ``text()``, or with ``tracing`` RULES its
+        rule alone (``_cite``: no words composed)."""
+        if self.tracing == RULES:
+            self._cite(rule)
+        else:
+            self._note(rule, kind, text())
 
     def _cite(self, rule: str) -> None:
         """A log entry when ``tracing`` is RULES: its rule and floor only (no words to compose)."""
@@ -123,11 +131,8 @@ class Machine:
                             L[ins.var] = only
                             pc += 1
                             if tracing:
-                                if tracing == RULES:
-                                    self._cite(ins.rule)
-                                else:
-                                    label = self.game.layout.label(ins.type, only)
-                                    self._note(ins.rule, ins.kind, f"{ins.kind}: {label} (only one left)")
+                                self._entry(ins.rule, ins.kind,
+                                            lambda: f"{ins.kind}: {self.game.layout.label(ins.type, only)} (only one left)")
                             continue
                         if t is RandomI:  # kept for the draw (State._random_members), with what they depend on
                             self._drawn = (frame, pc, v[:], L.copy(), members)
@@ -200,10 +205,7 @@ class Machine:
                         pc += 1
                     elif t is SayI:
                         if tracing:
-                            if tracing == RULES:
-                                self._cite(ins.rule)
-                            else:
-                                self._note(ins.rule, "say", ins.text(v, L))
+                            self._entry(ins.rule, "say", lambda: ins.text(v, L))
                         pc += 1
                     elif t is RequireI:
                         if not ins.cond(v, L):
@@ -214,11 +216,7 @@ class Machine:
                         text = ins.text(v, L) if ins.text else ""
                         self._outcome = Outcome(ins.result, ins.rule, text)
                         if tracing:
-                            if tracing == RULES:
-                                self._cite(ins.rule)
-                            else:
-                                self._note(ins.rule, "end",
-                                           f"game over: {ins.result}" + (f" — {text}" if text else ""))
+                            self._entry(ins.rule, "end", lambda: f"game over: {ins.result}" + (f" — {text}" if text else ""))
                         stack.clear()
                         self._floor = 0
                         return None
@@ -247,10 +245,7 @@ class Machine:
         raise SpecRuntimeError(f"{self.game.layout.name_of(idx)} cannot be {val} (range {lo}..{hi})")
 
     def _trace_set(self, ins: SetI, idx: int, val: int) -> None:
-        if self.tracing == RULES:
-            self._cite(ins.rule)
-        else:
-            self._note(ins.rule, "set", f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
+        self._entry(ins.rule, "set", lambda: f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
 
     def _precondition_fails(self, ins: RequireI) -> None:
         raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")
@@ -284,8 +279,5 @@ class Machine:
             v[src] -= amount
             v[dst] += amount
             if self.tracing:
-                if self.tracing == RULES:
-                    self._cite(ins.rule)
-                else:
-                    name = self.game.layout.name_of
-                    self._note(ins.rule, "move", f"{amount} {ins.pool}: {name(src)} -> {name(dst)}")
+                name = self.game.layout.name_of
+                self._entry(ins.rule, "move", lambda: f"{amount} {ins.pool}: {name(src)} -> {name(dst)}")

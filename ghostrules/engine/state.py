@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import attrs
 
-from .actions import CHANCE, RULES, TERMINAL, Action, LogEntry, Outcome, Score
+from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
 from .errors import IllegalActionError, SpecRuntimeError
 from .machine import STEP_LIMIT, Machine
 from .menus import SHOWN_MAX, no_options
@@ -445,10 +445,7 @@ class State(Machine):
             frame[2][node.var] = chosen.key[0]
             frame[1] += 1
             if self.tracing:
-                if self.tracing == RULES:
-                    self._cite(node.rule)
-                else:
-                    self._note(node.rule, node.kind if isinstance(node, RandomI) else "roll", chosen.label)
+                self._entry(node.rule, node.kind if isinstance(node, RandomI) else "roll", lambda: chosen.label)
         self._history.append(chosen)
         return self._run()
 
@@ -456,12 +453,8 @@ class State(Machine):
         opt_index, value = chosen.key
         opt = node.options[opt_index]
         if self.tracing:
-            if self.tracing == RULES:
-                self._cite(opt.rule)
-            else:
-                who = self.current_player_name_for(node, frame)
-                self._note(opt.rule, "choose",
-                           f"{chosen.label} (no other option)" if forced else f"{who} chooses: {chosen.label}")
+            self._entry(opt.rule, "choose", lambda: f"{chosen.label} (no other option)" if forced
+                        else f"{self.current_player_name_for(node, frame)} chooses: {chosen.label}")
         if opt.var is not None:
             frame[2][opt.var] = value
         frame[1] = opt.target
