@@ -2,14 +2,15 @@
 pipeline (engine/hoist.py, engine/compile_expr.py, ...) leaves what it generates as it was.
 
 For each configuration (Ghost Stories 1, 2 and 4 players, Initiation and Hell, el and hu; Betrayal
-3 and 4 players), in this order in one process (the generated helpers are numbered across a
-process, so the order is part of the input): the SHA-256 of the blocks' sources
+3 and 4 players), in this order in one process (the generated code does not depend on the order,
+tests/test_engine_generated_order.py; ``--fresh`` and ``--reversed`` show it): the SHA-256 of the blocks' sources
 (``program.exprs.block_sources``, the hoisted helpers among them), of the decisions' functions
 (``menu.source``) and of every expression's function (``program.exprs.sources``). Run it before and
 after a change and compare the output (``diff``): equal digests, equal generated code.
 
     python bench/generated_code_hashes.py > before.txt
     python bench/generated_code_hashes.py --fresh   # each configuration in a new process instead
+    python bench/generated_code_hashes.py --reversed   # in one process, the last configuration first
 """
 
 from __future__ import annotations
@@ -39,7 +40,12 @@ def main() -> None:
         print(f"{name} {sorted(params.items())} {digests(name, params)}")
         return
     print("configuration blocks menus expressions")
-    for i, (name, params) in enumerate(CONFIGS):
+    order = list(enumerate(CONFIGS))
+    if sys.argv[1:2] == ["--reversed"]:  # (printed in the usual order, to compare with diff)
+        lines = {i: f"{name} {sorted(params.items())} {digests(name, params)}" for i, (name, params) in order[::-1]}
+        print("\n".join(lines[i] for i, _ in order))
+        return
+    for i, (name, params) in order:
         if sys.argv[1:2] == ["--fresh"]:
             print(subprocess.run([sys.executable, __file__, "--one", str(i)], capture_output=True, text=True,
                                  check=True).stdout, end="")

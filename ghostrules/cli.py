@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import re
 import sys
 import textwrap
 from typing import Any, Sequence
@@ -20,6 +19,7 @@ from . import IllegalActionError, SpecError, SpecRuntimeError, available_games, 
 from .spec.loader import load_spec, parameter_names
 from .spec.model import Rule
 from .spec.render import INDENT, iter_statements, render_definition, render_rule_formal
+from .spec.words import first_sentence, shorten
 from .render.command import add_render_command
 
 DEFAULT_GAME = "ghost-stories"
@@ -136,13 +136,6 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 # ---- rules ------------------------------------------------------------------------------------
-
-
-def _first_sentence(text: str, limit: int = 90) -> str:
-    text = " ".join(text.split())
-    m = re.search(r"(?<=[.!?])\s", text)
-    first = text[:m.start()] if m else text
-    return first if len(first) <= limit else first[:limit - 3].rstrip() + "..."
 
 
 def _editions(rule: Rule) -> str:
@@ -267,7 +260,7 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
     if not rules:
         print("(no rules)")
         return 0
-    rows = [(r.id, r.family, r.kind, _editions(r), _first_sentence(r.text)) for r in rules]
+    rows = [(r.id, r.family, r.kind, _editions(r), shorten(first_sentence(r.text), 90, marker="...")) for r in rules]
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -61,5 +62,10 @@ def compile_hoisted(code: str, extra: dict[str, Any] | None = None) -> tuple[Any
         helpers.append(source)
         exec(compile(source, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
 
-    fast = hoist(code, define)
+    ids = itertools.count(10_000_000)
+
+    def fresh(prefix: str) -> str:
+        return f"{prefix}{next(ids)}"
+
+    fast = hoist(code, define, fresh)
     return eval(f"lambda v, L: {fast}", ns), eval(f"lambda v, L: {code}", ns), helpers  # noqa: S307

@@ -5,7 +5,6 @@ GHOSTRULES_NO_CACHE turns it off."""
 
 from __future__ import annotations
 
-import itertools
 import marshal
 import shutil
 from pathlib import Path
@@ -15,7 +14,6 @@ from speed_helpers import traced_record
 
 from ghostrules import Game, load_spec
 from ghostrules.engine import codecache
-from ghostrules.engine import hoist as H
 from ghostrules.spec.loader import SPECS_ROOT
 
 GAME, PARAMS = "ghost-stories", {"players": 2, "level": "initiation", "edition": "el"}
@@ -30,9 +28,8 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _load(monkeypatch: pytest.MonkeyPatch, root: Path | None = None, **params: object) -> Game:
-    """A compile as in a new process: no rewrite cached, the helpers numbered from the same start."""
-    monkeypatch.setattr(H, "_DONE", {})
-    monkeypatch.setattr(H, "HELPER_IDS", itertools.count(10_000_000))
+    """A compile in this process: rewrites cached by earlier compiles are used (engine/hoist.py), and
+    the generated text, the cache's key, is the same as in a new process."""
     return Game(load_spec(GAME, root=root, **(params or PARAMS)))
 
 

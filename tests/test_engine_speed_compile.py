@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import ast
-import itertools
 from typing import Any
 
 import pytest
@@ -30,9 +29,8 @@ def _generated(game: Game) -> str:
 
 
 def _fresh_compile(name: str, params: dict, monkeypatch: pytest.MonkeyPatch) -> Game:
-    """A compile with no rewrite cached in this process and the helpers numbered from the same start."""
+    """A compile with no rewrite cached in this process (every template rewritten again)."""
     monkeypatch.setattr(H, "_DONE", {})
-    monkeypatch.setattr(H, "HELPER_IDS", itertools.count(10_000_000))
     return Game(load_spec(name, **params))
 
 

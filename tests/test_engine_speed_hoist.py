@@ -6,6 +6,7 @@ where the original would not have computed it."""
 from __future__ import annotations
 
 import ast
+import itertools
 import random
 from typing import Any
 
@@ -29,7 +30,7 @@ CONFIGS = [("ghost-stories", {"players": 4, "level": "initiation", "edition": "e
 def _plain_game(name: str, params: dict, monkeypatch: pytest.MonkeyPatch) -> Game:
     """The game compiled without hoisting, common subexpressions and single-use in-place definitions."""
     with monkeypatch.context() as m:
-        m.setattr(compile_expr, "hoist", lambda code, define: code)
+        m.setattr(compile_expr, "hoist", lambda code, define, fresh: code)
         m.setattr(ExprCompiler, "_inline_once", lambda self, name, codes: False)
         return Game(load_spec(name, **params))
 
@@ -55,7 +56,7 @@ def test_every_definition_agrees_with_the_plain_compile(name: str, params: dict,
     layout = game.layout
     fast = ExprCompiler(game.spec, layout)
     with monkeypatch.context() as m:
-        m.setattr(compile_expr, "hoist", lambda code, define: code)
+        m.setattr(compile_expr, "hoist", lambda code, define, fresh: code)
         m.setattr(ExprCompiler, "_inline_once", lambda self, name, codes: False)
         plain = ExprCompiler(game.spec, layout)
         plain_fns = {}
@@ -242,8 +243,13 @@ def test_a_rewrite_serves_every_expression_of_its_shape(monkeypatch: pytest.Monk
     rewrites: list[str] = []
     real = H._rewrite
     monkeypatch.setattr(H, "_rewrite", lambda code, d: rewrites.append(code) or real(code, d))
-    a = H.hoist("[_k900001(v) + _q900003 for _q900003 in range(40)]", define)
-    b = H.hoist("[_k900002(v) + _q900004 for _q900004 in range(40)]", define)
+    ids = itertools.count(10_000_000)
+
+    def fresh(prefix: str) -> str:
+        return f"{prefix}{next(ids)}"
+
+    a = H.hoist("[_k900001(v) + _q900003 for _q900003 in range(40)]", define, fresh)
+    b = H.hoist("[_k900002(v) + _q900004 for _q900004 in range(40)]", define, fresh)
     assert len(rewrites) == 1 and a != b and a.startswith("_d") and b.startswith("_d")
     fa = eval(f"lambda v, L: {a}", ns)  # noqa: S307 - the test's own code
     fb = eval(f"lambda v, L: {b}", ns)  # noqa: S307 - the test's own code

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 import attrs
 
+from ..spec import words
 from .catalog import GameDocs
 from .links import Links
 from .rst import Linker
@@ -99,16 +100,9 @@ def no_uri(from_doc: str, to_doc: str) -> str:  # pragma: no cover - builders wi
 
 
 def first_sentence(text: str, limit: int = 72) -> str:
-    import re
-    text = " ".join(text.split())
-    first, depth = text, 0
-    for i, ch in enumerate(text):  # the first [.!?] before a space, outside brackets and not an ellipsis
-        depth += (ch in "([") - (ch in ")]")
-        if ch in ".!?" and depth <= 0 and text[i + 1:i + 2] == " " and text[i - 1:i] != ".":
-            first = text[:i + 1]
-            break
-    first = first.rstrip(".")
-    return first if len(first) <= limit else first[:limit - 1].rstrip(" ,;:") + "\u2026"
+    """A title or table cell for a rule or question: its first sentence (spec/words.py) without
+    its full stop, shortened to ``limit`` characters with an ellipsis."""
+    return words.shorten(words.first_sentence(text).rstrip("."), limit, strip=" ,;:")
 
 
 def slug(text: str) -> str:

@@ -69,6 +69,7 @@ class ExprCompiler(SlotPatterns):
         self._ns: dict[str, Any] = dict(_RUNTIME)
         self._consts: dict[tuple[type, Any], str] = {}
         self._ids = itertools.count()
+        self._hoisted_ids = itertools.count(10_000_000)  # the names of hoisted helpers (engine/hoist.py)
         # names bound to Python variables (quantifier variables, definition parameters):
         # name -> (code, number of values it can take when it is known to be a domain value)
         self._binds: dict[str, tuple[str, int | None]] = {}
@@ -180,7 +181,8 @@ class ExprCompiler(SlotPatterns):
         """``code`` with its quantifiers' loop-invariant parts computed once (engine/hoist.py)."""
         if not self.optimise:
             return code
-        return inline_checks(hoist(code, lambda source: self.define(inline_checks(source), "<hoisted>")))
+        return inline_checks(hoist(code, lambda source: self.define(inline_checks(source), "<hoisted>"),
+                                   lambda prefix: f"{prefix}{next(self._hoisted_ids)}"))
 
     def constant(self, value: Any) -> str:
         """The name under which generated code sees ``value`` (an instruction, a table, a function)."""

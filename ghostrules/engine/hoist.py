@@ -599,20 +599,26 @@ def _common(tree: ast.expr, define: Callable[[str], None], fresh: Callable[[str]
 # number a compiler gave it) replaced, in order of first appearance, by a placeholder with the same
 # prefix. Two configurations (or tests, or the proofs) compile the same spec expression under other
 # numbers; the rewrite reads only the code's shape and literal numbers (offsets and lengths of runs),
-# never a generated name's meaning, so the template's rewrite serves both. Each use renames the
-# placeholders back and gives the helpers it defines new names (two expressions of one compiler may
-# share a template with different constants). Value: (rewritten template, helpers' sources, their names).
+# never a generated name's meaning, so the template's rewrite serves both. The rewrite names what it
+# makes (helpers, temporaries) from a count of its own (``_MADE_FROM`` on), so a template's rewrite is
+# the same text whatever was rewritten before. Each use renames the placeholders back and gives the
+# names the rewrite made new names from the caller's ``fresh`` (two expressions of one compiler may
+# share a template with different constants), so the text generated for an expression depends on the
+# expression and the caller's count only, never on what this process compiled before (the code cache
+# on disk, engine/codecache.py, keys on that text). Value: (rewritten template, helpers' sources, the
+# names the rewrite made, in order of first appearance).
 _DONE: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
-HELPER_IDS = itertools.count(10_000_000)
 _GENERATED = re.compile(r"\b_[a-z]\d+\b")  # a generated name: _k12, _d157, _q40, _t3, _p0
-_PLACEHOLDER_FROM = 900_000_000  # placeholders' numbers, far above a compiler's and HELPER_IDS' own
-_DEF = re.compile(r"def (_d\d+)\(")
+_MADE_FROM = 800_000_000  # the names a rewrite makes, far above a compiler's own
+_PLACEHOLDER_FROM = 900_000_000  # placeholders' numbers, above those
 
 
-def hoist(code: str, define: Callable[[str], None]) -> str:
+def hoist(code: str, define: Callable[[str], None], fresh: Callable[[str], str]) -> str:
     """``code`` (a generated expression) with the loop-invariant parts of its quantifiers computed
     once per evaluation and its costly repeated parts computed once, or ``code`` itself when there
-    is nothing worth moving. ``define(source)`` defines a helper in the namespace the code runs in."""
+    is nothing worth moving. ``define(source)`` defines a helper in the namespace the code runs in;
+    ``fresh(prefix)`` gives a name (``_d``, ``_t`` and a number) not yet used in that namespace.
+    The result and the helpers' sources depend only on ``code`` and the names ``fresh`` gives."""
     if " for " not in code and not _repeats_a_call(code):
         return code  # nothing _rewrite would look at (the same answer for the template: see there)
     names: dict[str, str] = {}  # generated name -> its placeholder
@@ -628,11 +634,14 @@ def hoist(code: str, define: Callable[[str], None]) -> str:
     if done is None:
         sources: list[str] = []
         rewritten = _rewrite(template, sources.append)
-        done = _DONE[template] = (rewritten, tuple(sources), tuple(m[1] for src in sources for m in _DEF.finditer(src)))
+        placeholders = set(names.values())
+        made = dict.fromkeys(m[0] for text in (*sources, rewritten) for m in _GENERATED.finditer(text)
+                             if m[0] not in placeholders)
+        done = _DONE[template] = (rewritten, tuple(sources), tuple(made))
     if not done[1]:  # nothing moved (a rewrite always defines its helper)
         return code
     back = {ph: name for name, ph in names.items()}
-    back.update((helper, f"_d{next(HELPER_IDS)}") for helper in done[2])
+    back.update((made, fresh(made[:2])) for made in done[2])
 
     def instance(text: str) -> str:
         return _GENERATED.sub(lambda m: back.get(m[0], m[0]), text)
@@ -655,9 +664,10 @@ def _rewrite(code: str, define: Callable[[str], None]) -> str:
         return code
 
     defined: list[str] = []
+    made = itertools.count(_MADE_FROM)  # (renamed at each use, see hoist)
 
     def fresh(prefix: str) -> str:
-        return f"{prefix}{next(HELPER_IDS)}"
+        return f"{prefix}{next(made)}"
 
     def record(source: str) -> None:
         defined.append(source)

@@ -17,6 +17,7 @@ from ..spec.expr import Expr
 from ..spec.model import GameSpec, Where
 from ..spec.source import SpecError
 from ..spec.statements import template_at
+from ..spec.words import menu_lead
 from .actions import Action
 from .compile_expr import ExprCompiler, Fn, Scope, reads
 from .layout import Layout
@@ -284,8 +285,7 @@ class Program:
             o = MenuOptionI()
             o.var, o.values, o.item_fns, o.type, o.members = None, None, None, "", None
             o.cond = guard
-            text = rule.text.split(". ")[0][:60]
-            o.label = _reading((lambda t: (lambda v, L: t))(f"{rule.id} first ({text})"), [])
+            o.label = _reading((lambda t: (lambda v, L: t))(f"{rule.id} first ({menu_lead(rule.text)})"), [])
             o.rule = rule.id
             o.target = len(code)
             menu.options.append(o)

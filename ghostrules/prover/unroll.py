@@ -40,6 +40,7 @@ from ..engine.compile_expr import Fn
 from ..spec import expr as E
 from ..spec import model as M
 from ..spec.model import Where
+from ..spec.words import menu_lead
 from .folding import _FoldingEncoder, _Guarded
 from .local import LocalProver
 from .paths import Block, Dead, Frame, Path, Paused, Step, Value
@@ -571,7 +572,7 @@ class Unroller:
         if all(g is False for g in guards):
             frame.blocks.pop()
             return None
-        options = [(i, 0, g, f"{r.id} first ({r.text.split('. ')[0][:60]})")
+        options = [(i, 0, g, f"{r.id} first ({menu_lead(r.text)})")
                    for i, (r, g) in enumerate(zip(rules, guards)) if g is not False]
         if self.follow is not None:
             options = self._followed(options, False, (f"event {decl.name}", 0))

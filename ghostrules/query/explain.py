@@ -12,6 +12,7 @@ from ..spec import model as M
 from ..spec.model import Where
 from ..spec.render import iter_statements
 from ..spec.source import SpecError
+from ..spec.words import first_sentence, shorten
 from .search import node_of
 
 
@@ -29,9 +30,10 @@ def cite(game: Any, rule_id: str) -> dict[str, Any]:
 
 def citation_line(c: dict[str, Any], width: int = 110) -> list[str]:
     text = c["text"]
-    first = text.split(". ")[0].rstrip(".") + "." if text else ""
-    if len(first) > width:
-        first = first[:width - 3].rstrip() + "..."
+    first = first_sentence(text)
+    if first and not first.endswith((".", "!", "?")):
+        first += "."
+    first = shorten(first, width, marker="...")
     lines = [f"  {c['id']}: {first}"]
     for s in c["sources"][:2]:
         page = f" p{s['page']}" if s.get("page") is not None else ""
