@@ -255,6 +255,13 @@ def test_betrayal_drip_takes_a_die_and_is_cited() -> None:
     assert "BC-EVENT-DRIP-DRIP-DRIP" not in got.data["rules"]
 
 
+def test_a_cited_card_title_with_an_ellipsis_is_quoted_whole() -> None:
+    """The citation line quotes a rule's first sentence: the Drip card's title "Drip... Drip... Drip..."
+    ends no sentence (the line once read "BC-EVENT-DRIP-DRIP-DRIP: Drip.")."""
+    text = query.ask(scenario("bh07_drip_takes_a_die_from_peter")).text()
+    assert "  BC-EVENT-DRIP-DRIP-DRIP: Drip... Drip... Drip...: put the Drip token here." in text.splitlines(), text
+
+
 def test_a_card_that_changes_no_die_is_not_cited() -> None:
     """The Drip's "min 1" leaves a roll of 1 die at 1: the card changes nothing there, so it is not
     cited (a credited ``let`` is a log entry only when it changes the value). Jenny LeClerc's Sanity at

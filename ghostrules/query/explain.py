@@ -3,6 +3,7 @@ not legal (which condition of its guard fails, followed into the definitions it 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..engine import State
@@ -28,8 +29,12 @@ def cite(game: Any, rule_id: str) -> dict[str, Any]:
 
 
 def citation_line(c: dict[str, Any], width: int = 110) -> list[str]:
+    """A cited rule as the answers print it: its ID and the first sentence of its text (cut at
+    ``width``), then the rulebook's words of its first two sources. A sentence ends at a full stop
+    and a space, never at an ellipsis's ("Drip... Drip... Drip...: put the Drip token here.")."""
     text = c["text"]
-    first = text.split(". ")[0].rstrip(".") + "." if text else ""
+    end = re.search(r"(?<!\.)\.\s", text)
+    first = (text[:end.start()] if end else text).rstrip(".") + "." if text else ""
     if len(first) > width:
         first = first[:width - 3].rstrip() + "..."
     lines = [f"  {c['id']}: {first}"]
