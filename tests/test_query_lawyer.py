@@ -262,6 +262,34 @@ def test_a_cited_card_title_with_an_ellipsis_is_quoted_whole() -> None:
     assert "  BC-EVENT-DRIP-DRIP-DRIP: Drip... Drip... Drip...: put the Drip token here." in text.splitlines(), text
 
 
+def test_a_let_entry_is_shown_like_a_set_entry_only_with_verbose(capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``let`` entry records a value (a local's), as a ``set`` entry records a slot's: a ``next`` trace
+    and ``ghostrules play`` show it only with ``--verbose`` ("exorcised = 1" after "tries to exorcise"
+    is no step of the game), while the answer cites its rule either way."""
+    sc = query.load(ROOT / "tests" / "scenarios" / "second_wind_two_attempts.yaml")
+    quiet = query.next(sc, "blue monk tries to exorcise")
+    loud = query.next(sc, "blue monk tries to exorcise", verbose=True)
+    lets = [e for e in loud.data["trace"] if e["kind"] == "let"]
+    assert lets == [{"step": 1, "rule": "GS-EXO-1", "kind": "let", "text": "exorcised = 1"}]
+    assert not any(e["kind"] == "let" for e in quiet.data["trace"])
+    assert "exorcised = 1" not in quiet.text() and "[GS-EXO-1] exorcised = 1" in loud.text()
+    assert "GS-EXO-1" in quiet.data["rules"]
+    # ghostrules play: the let entries of a seeded Ghost Stories game appear with --verbose alone
+    doc = None
+    for seed in range(1, 20):
+        assert main(["play", "ghost-stories", "--seed", str(seed), "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        if any(e["kind"] == "let" for e in doc["log"]):
+            break
+    assert doc is not None
+    entry = next(e for e in doc["log"] if e["kind"] == "let")
+    line = f"  [{entry['rule']}] {entry['text']}"
+    assert main(["play", "ghost-stories", "--seed", str(seed)]) == 0
+    assert line not in capsys.readouterr().out.splitlines()
+    assert main(["play", "ghost-stories", "--seed", str(seed), "--verbose"]) == 0
+    assert line in capsys.readouterr().out.splitlines()
+
+
 def test_a_card_that_changes_no_die_is_not_cited() -> None:
     """The Drip's "min 1" leaves a roll of 1 die at 1: the card changes nothing there, so it is not
     cited (a credited ``let`` is a log entry only when it changes the value). Jenny LeClerc's Sanity at

@@ -48,6 +48,11 @@ class Outcome:
 RULES = "rules"
 
 
+# The log kinds that record a value (a slot's, ``set``; a credited local's, ``let``) rather than a step of
+# the game: traces for people show them only when asked (``--verbose``)
+VALUE_KINDS = frozenset({"set", "let"})
+
+
 @attrs.frozen
 class LogEntry:
     """One line of a game's log: the step (number of actions applied), the rule and what happened.
