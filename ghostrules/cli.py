@@ -16,6 +16,7 @@ import textwrap
 from typing import Any, Sequence
 
 from . import IllegalActionError, SpecError, SpecRuntimeError, available_games, load_game, play
+from .engine.actions import VALUE_KINDS
 from .spec.loader import load_spec, parameter_names
 from .spec.model import Rule
 from .spec.render import INDENT, iter_statements, render_definition, render_rule_formal
@@ -26,8 +27,8 @@ DEFAULT_GAME = "ghost-stories"
 WIDTH = 88
 # the widest configuration cell of the `ghostrules prove` table (longer ones are shortened, with a count)
 CONFIGURATION_WIDTH = 72
-# log kinds shown only with --verbose
-VERBOSE_KINDS = {"set"}
+# log kinds shown only with --verbose (the entries that record a value)
+VERBOSE_KINDS = VALUE_KINDS
 
 
 class UsageError(Exception):
@@ -376,7 +377,8 @@ def build_parser(epilog: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--easy", help="optional easier start (Ghost Stories: yes = 5 Qi)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of the trace")
-    p.add_argument("--verbose", action="store_true", help="also show every state change (set)")
+    p.add_argument("--verbose", action="store_true",
+                   help="also show every value set (set: a slot; let: a local a rule changes)")
     p.set_defaults(func=cmd_play)
 
     pv = sub.add_parser("prove", help="prove the specs' properties with Z3 and print a table")

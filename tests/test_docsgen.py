@@ -80,3 +80,19 @@ def test_escaped_text_is_never_a_list():
             assert not list(tree.findall(nodes.enumerated_list)) and not list(tree.findall(nodes.bullet_list)), \
                 (text, rendered)
             assert tree.astext().startswith(text.split()[0]), (text, tree.astext())
+
+
+def test_example_traces_leave_out_the_entries_that_record_values() -> None:
+    """An example's "What happens" lists the steps of the game: the entries that record a value (a slot's
+    ``set``, a credited local's ``let``, engine.actions.VALUE_KINDS) and pool moves are left out, as
+    ``ghostrules play`` leaves them out without --verbose."""
+    from types import SimpleNamespace
+
+    from ghostrules.docsgen.examples import _trace
+
+    gp = SimpleNamespace(rule_doc={})
+    entries = [("GS-EXO-1", "choose", "blue monk chooses: blue monk tries to exorcise"),
+               ("GS-EXO-1", "let", "exorcised = 1"), ("GS-EXO-2", "set", "tray[red] = 1"),
+               ("GS-QI-1", "move", "1 qi: supply -> qi[blue]")]
+    lines = _trace(gp, entries)  # type: ignore[arg-type]
+    assert [x for x in lines if x.startswith("- ")] == ["- GS-EXO-1 blue monk chooses: blue monk tries to exorcise"]

@@ -87,7 +87,7 @@ _BLOCK_NAMES = re.compile(r"^(v|L|F|_S|tracing|_i|_x|_y|_k|_vs|_n|_c|_r|_e|_U|_p
                           r"_within|_within_list|_match|_div|_mod|sum|any|all|next|iter|min|max|abs|str|len|range|hasattr|"
                           r"_label)$")
 _BLOCK_ATTRS = {"count", "join", "pop", "append", "get", "stack", "_undo", "rule", "block_pc", "_out_of_range", "_trace_set", "_move",
-                "_note", "_cite", "_popped", "_precondition_fails"}
+                "_note", "_cite", "_popped", "_precondition_fails", "_traced_let"}
 
 
 def _audit_block_source(source: str) -> list[str]:

@@ -232,6 +232,79 @@ def test_betrayal_attack_on_armor_enumerated_and_cites_the_armor() -> None:
     assert "BC-ITEM-ARMOR" not in query.ask(scenario("bh02_attack_jenny_against_ox")).data["rules"]
 
 
+def test_betrayal_smoke_takes_two_dice_and_is_cited() -> None:
+    """BC-EVENT-SMOKE: "trait rolls in this room use 2 fewer dice (min 1)": Ox Bellows (Might 5) rolls 3
+    dice in the Smoke. The card acts only through the count of dice (a credited ``let``): it is cited
+    from the line that changes the count, and not in the same roll without the Smoke (bh01)."""
+    answer = query.ask(scenario("bh06_smoke_takes_two_dice_from_ox"))
+    assert probability(answer) == sum(p for t, p in betrayal_sums(5 - 2).items() if t >= 5) == Fraction(4, 27)
+    assert "BC-EVENT-SMOKE" in answer.data["rules"]
+    assert "BC-EVENT-SMOKE" not in query.ask(scenario("bh01_might_roll_ox_bellows")).data["rules"]
+
+
+def test_betrayal_drip_takes_a_die_and_is_cited() -> None:
+    """BC-EVENT-DRIP-DRIP-DRIP: "Everyone rolls 1 fewer die (min 1) on trait rolls in this room": Peter
+    Akimoto (Knowledge 4) rolls 3 dice under the Drip, and the card is cited. Without the token he rolls
+    4, and the card is not cited."""
+    answer = query.ask(scenario("bh07_drip_takes_a_die_from_peter"))
+    assert probability(answer) == sum(p for t, p in betrayal_sums(4 - 1).items() if t >= 4) == Fraction(10, 27)
+    assert "BC-EVENT-DRIP-DRIP-DRIP" in answer.data["rules"]
+    dry = variant("bh07_drip_takes_a_die_from_peter", "house:\n  entrance_hall: {tokens: {tk_drip: 1}}\n", "")
+    got = query.ask(dry)
+    assert probability(got) == sum(p for t, p in betrayal_sums(4).items() if t >= 4) == Fraction(50, 81)
+    assert "BC-EVENT-DRIP-DRIP-DRIP" not in got.data["rules"]
+
+
+def test_a_cited_card_title_with_an_ellipsis_is_quoted_whole() -> None:
+    """The citation line quotes a rule's first sentence: the Drip card's title "Drip... Drip... Drip..."
+    ends no sentence (the line once read "BC-EVENT-DRIP-DRIP-DRIP: Drip.")."""
+    text = query.ask(scenario("bh07_drip_takes_a_die_from_peter")).text()
+    assert "  BC-EVENT-DRIP-DRIP-DRIP: Drip... Drip... Drip...: put the Drip token here." in text.splitlines(), text
+
+
+def test_a_let_entry_is_shown_like_a_set_entry_only_with_verbose(capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``let`` entry records a value (a local's), as a ``set`` entry records a slot's: a ``next`` trace
+    and ``ghostrules play`` show it only with ``--verbose`` ("exorcised = 1" after "tries to exorcise"
+    is no step of the game), while the answer cites its rule either way."""
+    sc = query.load(ROOT / "tests" / "scenarios" / "second_wind_two_attempts.yaml")
+    quiet = query.next(sc, "blue monk tries to exorcise")
+    loud = query.next(sc, "blue monk tries to exorcise", verbose=True)
+    lets = [e for e in loud.data["trace"] if e["kind"] == "let"]
+    assert lets == [{"step": 1, "rule": "GS-EXO-1", "kind": "let", "text": "exorcised = 1"}]
+    assert not any(e["kind"] == "let" for e in quiet.data["trace"])
+    assert "exorcised = 1" not in quiet.text() and "[GS-EXO-1] exorcised = 1" in loud.text()
+    assert "GS-EXO-1" in quiet.data["rules"]
+    # ghostrules play: the let entries of a seeded Ghost Stories game appear with --verbose alone
+    doc = None
+    for seed in range(1, 20):
+        assert main(["play", "ghost-stories", "--seed", str(seed), "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        if any(e["kind"] == "let" for e in doc["log"]):
+            break
+    assert doc is not None
+    entry = next(e for e in doc["log"] if e["kind"] == "let")
+    line = f"  [{entry['rule']}] {entry['text']}"
+    assert main(["play", "ghost-stories", "--seed", str(seed)]) == 0
+    assert line not in capsys.readouterr().out.splitlines()
+    assert main(["play", "ghost-stories", "--seed", str(seed), "--verbose"]) == 0
+    assert line in capsys.readouterr().out.splitlines()
+
+
+def test_a_card_that_changes_no_die_is_not_cited() -> None:
+    """The Drip's "min 1" leaves a roll of 1 die at 1: the card changes nothing there, so it is not
+    cited (a credited ``let`` is a log entry only when it changes the value). Jenny LeClerc's Sanity at
+    its lowest position (value 1) under the Drip: 1 die, a total of 1 or more with 4 faces of 6."""
+    text = (LAWYER / "bh07_drip_takes_a_die_from_peter.yaml").read_text(encoding="utf-8")
+    for old, new in (("p1: {character: Jenny LeClerc}", "p1: {character: Jenny LeClerc, traits: {sanity: l1}}"),
+                     ("turn: {active: p4, step: knowledge_roll}", "turn: {active: p1, step: sanity_roll}"),
+                     ('outcome: "roll_total >= 4"', 'outcome: "roll_total >= 1"')):
+        assert old in text
+        text = text.replace(old, new)
+    answer = query.ask(query.load(text))
+    assert probability(answer) == sum(p for t, p in betrayal_sums(1).items() if t >= 1) == Fraction(2, 3)
+    assert "BC-EVENT-DRIP-DRIP-DRIP" not in answer.data["rules"], answer.data["rules"]
+
+
 def test_betrayal_first_omen_haunt_roll_enumerated() -> None:
     answer = query.ask(scenario("bh03_first_omen_haunt_roll"))
     assert probability(answer) == sum(p for t, p in betrayal_sums(6).items() if t < 1) == Fraction(1, 729)

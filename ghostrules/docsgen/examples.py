@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..engine.actions import VALUE_KINDS
 from ..render import state_to_svg
 from .catalog import DocsError, GameDocs
 from .rst import esc, heading, literal, role
@@ -125,7 +126,7 @@ def examples_page(gp: GamePages, out_files: Output, examples_dir: Path | None) -
 def _trace(gp: GamePages, entries: list[tuple[str, str, str]]) -> list[str]:
     lines = []
     for rule, kind, text in entries:
-        if kind in ("set", "move"):
+        if kind in VALUE_KINDS or kind == "move":  # values recorded and pool moves: not steps of the game
             continue
         cite = role("rule", rule) if rule in gp.rule_doc else esc(rule or "")
         text = text.strip()

@@ -48,9 +48,20 @@ class Outcome:
 RULES = "rules"
 
 
+# The log kinds that record a value (a slot's, ``set``; a credited local's, ``let``) rather than a step of
+# the game: traces for people show them only when asked (``--verbose``)
+VALUE_KINDS = frozenset({"set", "let"})
+
+
 @attrs.frozen
 class LogEntry:
     """One line of a game's log: the step (number of actions applied), the rule and what happened.
+
+    ``kind`` says what wrote it: ``set`` (a slot changed: ``slot = value``), ``move`` (pool units moved),
+    ``say`` (a ``say`` statement's words), ``choose`` (a decision option taken, or forced), ``draw``,
+    ``random`` or ``roll`` (a chance outcome), ``end`` (the game ended) and ``let`` (a credited ``let``
+    gave a bound local another value: ``name = value``; engine/program.py, ``LetI.cites``), each with
+    the rule its statement credits.
 
     ``depth``: the frames on the stack when it was written (the writer is the top one); ``floor``: the
     fewest frames the stack held since the entry before it, when this one was written included. The

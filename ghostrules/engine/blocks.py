@@ -348,7 +348,12 @@ class _Writer:
             lines.append(f"{ind}v[_x] = _y")
             self.forget([self.family[ins.slot]], lines, ind)
         elif t is LetI:
-            lines.append(f"{ind}L[{ins.name!r}] = {self.code(ins.value)}")
+            value = self.code(ins.value)
+            if ins.cites:  # with tracing on, a changed value is logged (Machine._traced_let)
+                lines.append(f"{ind}if tracing: _S._traced_let({me}, L, {value})")
+                lines.append(f"{ind}else: L[{ins.name!r}] = {value}")
+            else:
+                lines.append(f"{ind}L[{ins.name!r}] = {value}")
         elif t is ForInitI:
             lines.append(f"{ind}L[{ins.counter!r}] = 0")
         elif t is MoveI:

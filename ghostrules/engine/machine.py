@@ -198,7 +198,10 @@ class Machine:
                         L[ins.counter] = 0
                         pc += 1
                     elif t is LetI:
-                        L[ins.name] = ins.value(v, L)
+                        if tracing and ins.cites:
+                            self._traced_let(ins, L, ins.value(v, L))
+                        else:
+                            L[ins.name] = ins.value(v, L)
                         pc += 1
                     elif t is MoveI:
                         self._move(ins, v, L)
@@ -246,6 +249,23 @@ class Machine:
 
     def _trace_set(self, ins: SetI, idx: int, val: int) -> None:
         self._entry(ins.rule, "set", lambda: f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
+
+    def _traced_let(self, ins: LetI, L: dict, val: Any) -> None:
+        """Bind ``ins.name`` to ``val`` (tracing on, a credited ``let`` that may rebind: ``LetI.cites``):
+        when the name was bound in the frame to another value, a log entry of kind ``let`` citing the
+        statement's rule (a rule that acts through a local alone, such as a card that takes dice from a
+        roll, is cited so); a first binding, or the same value again, writes nothing."""
+        if ins.name in L and L[ins.name] != val:
+            self._entry(ins.rule, "let", lambda: f"{ins.name} = {self._show_local(ins.type, val)}")
+        L[ins.name] = val
+
+    def _show_local(self, type_: str, value: Any) -> str:
+        """A local's value in words: as a slot of its type would print it (``repr`` when the type is
+        none the layout knows)."""
+        layout = self.game.layout
+        if isinstance(value, (bool, int)) and (type_ in ("int", "bool", "none") or type_ in layout.domains):
+            return layout.label(type_, int(value))
+        return repr(value)
 
     def _precondition_fails(self, ins: RequireI) -> None:
         raise SpecRuntimeError(f"called when its precondition '{ins.text}' does not hold")

@@ -49,7 +49,15 @@ class JumpIfNotI(Instr):
 
 
 class LetI(Instr):
-    __slots__ = ("name", "value")
+    """``let name = value`` in the frame's locals. ``cites``: the ``let`` is *credited* (its rule, from
+    a ``rule:`` on it or on an ``if``, ``for`` or option around it, is not its procedure's own) and its
+    name was bound by statements written before it, so it may rebind it: with tracing on, a changed
+    value is then logged (kind ``let``, Machine._traced_let), and a rule that acts through a local
+    alone is cited. A procedure's own scratch names (loop flags, counters), and a name first bound in a
+    loop's body (bound afresh on each pass, as a loop's variable is), are never logged. ``type``: the
+    name's type, for the log's words."""
+
+    __slots__ = ("name", "value", "cites", "type")
 
 
 class ForNextI(Instr):
@@ -154,6 +162,7 @@ class Program:
         self.dice = {d.name: d for d in spec.dice}
         self.events = {e.name: e for e in spec.events}
         self._counter = 0
+        self._own_rule = ""  # the rule of the procedure being compiled
         self._queries: dict[str, tuple[Fn, str]] = {}
         # declare every procedure first so that calls may refer forward
         for rule in spec.rules:
@@ -233,6 +242,7 @@ class Program:
             cond = self.exprs.compile_bool(requires, dict(scope), where, proc.rule)
             proc.code.append(_mk(RequireI, proc.rule, where, cond=cond, text=requires.render()))
         self.exprs.safe_locals = _safe_locals(body, proc.params, self.layout)
+        self._own_rule = proc.rule
         try:
             self._block(proc.code, body, scope)
         finally:
@@ -289,7 +299,9 @@ class Program:
             o.rule = rule.id
             o.target = len(code)
             menu.options.append(o)
-            code.append(_mk(LetI, rule.id, rule.where, name=flag, value=_reading(lambda v, L: 1, [])))
+            # each flag is bound once in the frame (its guard asks that it is not): no rebinding
+            code.append(_mk(LetI, rule.id, rule.where, name=flag, value=_reading(lambda v, L: 1, []), cites=False,
+                            type="int"))
             code.append(_mk(CallI, rule.id, rule.where, proc=self.by_name[f"rule:{rule.id}"].index, args=args,
                             make=make))
             code.append(_mk(JumpI, rule.id, rule.where, target=top))
@@ -362,8 +374,9 @@ class Program:
             head.exit = len(code)
         elif isinstance(s, M.LetStmt):
             val, t = X.compile(s.value, scope, s.where, s.rule)
+            cites = s.rule != self._own_rule and s.name in scope
             scope[s.name] = _let_type(scope.get(s.name), t, s)
-            code.append(_mk(LetI, s.rule, s.where, name=s.name, value=val))
+            code.append(_mk(LetI, s.rule, s.where, name=s.name, value=val, cites=cites, type=scope[s.name]))
         elif isinstance(s, (M.CallStmt, M.EmitStmt)):
             target = s.proc if isinstance(s, M.CallStmt) else f"event:{s.event}"
             what = "procedure" if isinstance(s, M.CallStmt) else "event"

@@ -43,7 +43,8 @@ def add_ask_parser(sub: Any) -> None:
                    help="odds: what the decisions in between maximise (default: --outcome, else the game's objective)")
     p.add_argument("--budget", metavar="N", help="odds: at most N positions (default 5000)")
     p.add_argument("--verbose", action="store_true",
-                   help="next: also every value set (the trace shows the other steps anyway)")
+                   help="next: also every value set, of a slot or of a local a rule changes (the trace shows the "
+                        "other steps anyway)")
     p.set_defaults(func=cmd_ask)
 
 

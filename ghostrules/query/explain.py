@@ -29,6 +29,9 @@ def cite(game: Any, rule_id: str) -> dict[str, Any]:
 
 
 def citation_line(c: dict[str, Any], width: int = 110) -> list[str]:
+    """A cited rule as the answers print it: its ID and the first sentence of its text (cut at
+    ``width``), then the rulebook's words of its first two sources. A sentence ends at a full stop
+    and a space, never at an ellipsis's ("Drip... Drip... Drip...: put the Drip token here.")."""
     text = c["text"]
     first = first_sentence(text)
     if first and not first.endswith((".", "!", "?")):

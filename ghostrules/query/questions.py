@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from ..engine import RULES, Action, IllegalActionError, SpecRuntimeError, State
+from ..engine.actions import VALUE_KINDS
 from .explain import citation_line, cite, forbidding
 from .scenario import Scenario, load, schema_for
 from .search import Horizon, KnownOutcomes, Odds, TooLarge, reachable
@@ -261,7 +262,7 @@ def next(position: State | Scenario | str, *actions: str, verbose: bool = False)
         applied.append(action.label)
     cursor = _advance(state, known, cursor, applied)
     entries = state.log()[start:]
-    shown = [e for e in entries if verbose or e.kind != "set"]
+    shown = [e for e in entries if verbose or e.kind not in VALUE_KINDS]
     node = describe_node(state)
     common = 0
     while (common < min(len(state.stack), len(state0.stack))

@@ -6,7 +6,8 @@ Vocabulary (each statement is a mapping with one keyword, plus optional ``rule: 
 ``move: {n: N|all, from: cell, to: cell, upto: bool}``   transfer units of a conserved pool
 ``if: cond`` / ``then: [...]`` / ``else: [...]``
 ``for: "x in D if cond"`` / ``do: [...]``   in the domain's declared order
-``let: {name: expr}``
+``let: {name: expr}``                       a local of the frame (with tracing on, a ``let`` credited to
+    another rule by ``rule:`` that changes a bound local is a log entry of kind ``let``, so that rule is cited)
 ``call: procedure`` / ``with: {param: expr}``
 ``emit: event`` / ``with: {param: expr}``   fires every rule ``on`` that event, in declared order
 ``choose: prompt`` / ``by: player`` / ``options: [{label, for?, if?, do}]``   a decision point
