@@ -347,7 +347,12 @@ class State(Machine):
         return other
 
     def apply_action(self, action: Action | str) -> None:
-        """Apply a decision option or a chance outcome. Atomic: on any error the state is unchanged."""
+        """Apply a decision option or a chance outcome: an Action offered here (by ``legal_actions``
+        or ``chance_outcomes``, or one equal to it: same kind, key and label) or its label.
+
+        Anything else (another type, an Action of another position or game that is not one of this
+        node's) raises IllegalActionError naming the node's rule. Atomic: on any error the state is
+        unchanged."""
         self._step(action)
 
     def _pending(self, action: Action | str) -> tuple[list[Any], Any, Action]:
@@ -464,8 +469,17 @@ class State(Machine):
         return self.game.layout.label(self.game.spec.players, who) if who is not None and who >= 0 else "players"
 
     def _resolve(self, node: Any, action: Action | str) -> Action:
-        """The option or outcome of ``node`` that ``action`` (an Action equal to one, or a label)
-        stands for, by enumerating them (``_pending`` has found the actions just offered by identity)."""
+        """The option or outcome of ``node`` that ``action`` stands for, by enumerating them
+        (``_pending`` has found the actions just offered by identity).
+
+        ``action`` is a label, or an Action equal to one (same kind and key) with the same label, or
+        with none (an Action read from JSON). Anything else raises IllegalActionError naming the
+        node's rule: a value of another type, or an Action of another position or game whose key
+        stands for a different option here."""
+        if not isinstance(action, (Action, str)):
+            raise IllegalActionError(
+                f"apply_action expects an Action (from legal_actions() or chance_outcomes()) or its label, "
+                f"not {type(action).__name__} {action!r}", node.rule, action)
         if isinstance(node, MenuI):
             options = self._menu_options(node)
         else:
@@ -477,6 +491,11 @@ class State(Machine):
         else:
             for a in options:
                 if a == action:
+                    if action.label and action.label != a.label:
+                        raise IllegalActionError(
+                            f"{action.label!r} ({action.kind} {list(action.key)}) is not an option here: "
+                            f"that key stands for {a.label!r} at '{self.prompt()}' (an Action of another "
+                            f"position or game?)", node.rule, action)
                     return a
         why = self._why_illegal(node, action)
         raise IllegalActionError(why, node.rule, action)

@@ -1,0 +1,80 @@
+"""The engine's API as a developer importing ghostrules meets it (toy race, tests/fixtures/specs/toy):
+wrong values given to apply_action, stale actions, reprs, policies at the wrong node."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ghostrules
+from ghostrules import Action, IllegalActionError
+from ghostrules.spec import load_spec
+
+FIXTURES = Path(__file__).parent / "fixtures" / "specs"
+
+
+@pytest.fixture(scope="module")
+def game() -> ghostrules.Game:
+    return ghostrules.Game(load_spec("toy", root=FIXTURES))
+
+
+@pytest.fixture(scope="module")
+def other_game() -> ghostrules.Game:
+    return ghostrules.Game(load_spec("toy", root=FIXTURES, target=2))
+
+
+def rolled(game: ghostrules.Game, face: str) -> ghostrules.State:
+    """A state at ann's first decision, after the d3 showed ``face``."""
+    state = game.new_initial_state()
+    state.apply_action(f"d3: {face}")
+    return state
+
+
+WRONG_TYPES: list[Any] = [3, None, 2.5, ("choose", 0, 0), ["roll", 2], b"d3: two", {"kind": "roll"}]
+
+
+@pytest.mark.parametrize("value", WRONG_TYPES, ids=repr)
+@pytest.mark.parametrize("where", ["chance", "decision"])
+def test_a_value_of_another_type_is_an_illegal_action(game: ghostrules.Game, value: Any, where: str) -> None:
+    state = game.new_initial_state() if where == "chance" else rolled(game, "two")
+    before = state.to_json()
+    for apply in (state.apply_action, state.child):
+        with pytest.raises(IllegalActionError) as info:
+            apply(value)
+        assert info.value.rule_id == "T-TURN"
+        assert "expects an Action" in str(info.value) and type(value).__name__ in str(info.value)
+        assert state.to_json() == before
+
+
+def test_a_stale_action_of_another_position_is_illegal(game: ghostrules.Game) -> None:
+    take_one = rolled(game, "one").legal_actions()[0]
+    state = rolled(game, "two")
+    take_two = state.legal_actions()[0]
+    assert take_one.label == "take one" and take_two.label == "take two"
+    assert take_one == take_two  # the same kind and key: only the label tells them apart
+    before = state.to_json()
+    with pytest.raises(IllegalActionError) as info:
+        state.apply_action(take_one)
+    assert info.value.rule_id == "T-TURN"
+    assert "'take one'" in str(info.value) and "'take two'" in str(info.value)
+    assert state.to_json() == before
+    state.apply_action(take_two)  # and the state goes on
+    assert state.get("stock", "ann") == 2
+
+
+def test_a_stale_action_of_another_game_is_illegal(game: ghostrules.Game, other_game: ghostrules.Game) -> None:
+    foreign = rolled(other_game, "one").legal_actions()[0]
+    state = rolled(game, "two")
+    before = state.to_json()
+    with pytest.raises(IllegalActionError) as info:
+        state.apply_action(foreign)
+    assert info.value.rule_id == "T-TURN"
+    assert state.to_json() == before
+
+
+def test_an_action_read_from_json_is_matched_by_its_key(game: ghostrules.Game) -> None:
+    state = rolled(game, "two")
+    state.apply_action(Action("choose", (0, 0), ""))  # what state_from_json gives: no label
+    assert [a.label for a in state.history()] == ["d3: two", "take two"]
