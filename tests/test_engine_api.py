@@ -78,3 +78,21 @@ def test_an_action_read_from_json_is_matched_by_its_key(game: ghostrules.Game) -
     state = rolled(game, "two")
     state.apply_action(Action("choose", (0, 0), ""))  # what state_from_json gives: no label
     assert [a.label for a in state.history()] == ["d3: two", "take two"]
+
+
+@pytest.mark.parametrize("bad", ["d3: nine", Action("roll", (9,), "d3: nine"), "take two"], ids=str)
+def test_an_outcome_not_of_the_chance_node_lists_the_outcomes(game: ghostrules.Game, bad: Any) -> None:
+    state = game.new_initial_state()
+    before = state.to_json()
+    with pytest.raises(IllegalActionError) as info:
+        state.apply_action(bad)
+    assert info.value.rule_id == "T-TURN"
+    assert "outcomes: d3: zero, d3: one, d3: two" in str(info.value)
+    assert state.to_json() == before
+
+
+def test_a_long_list_of_options_says_how_many_there_are() -> None:
+    from ghostrules.engine.state import _listed
+    actions = [Action("draw", (k,), f"card {k}") for k in range(30)]
+    assert _listed(actions[:3]) == "card 0, card 1, card 2"
+    assert _listed(actions).endswith("card 11 ... (30 in all)")

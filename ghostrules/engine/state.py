@@ -35,6 +35,12 @@ def _bound(L: dict, var: str | None, value: int) -> dict:
     return L
 
 
+def _listed(actions: list[Action], most: int = 12) -> str:
+    """The labels of ``actions`` for an error message: the first ``most``, then how many more."""
+    shown = ", ".join(a.label for a in actions[:most])
+    return shown + (f" ... ({len(actions)} in all)" if len(actions) > most else "")
+
+
 class State(Machine):
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
@@ -515,9 +521,9 @@ class State(Machine):
                         continue  # a label that only makes sense where its option is offered
                     if text == label:
                         return f"{label!r} is not allowed now ({self.prompt()}; rule {opt.rule} does not permit it)"
-            shown = ", ".join(a.label for a in self._menu_options(node)[:8])
-            return f"{label!r} is not an option of '{self.prompt()}'; options: {shown}"
-        return f"{label!r} is not an outcome of this chance node ({self.prompt()})"
+            return f"{label!r} is not an option of '{self.prompt()}'; options: {_listed(self._menu_options(node))}"
+        outcomes = [a for a, _ in self.chance_outcomes()]
+        return f"{label!r} is not an outcome of this chance node ({self.prompt()}); outcomes: {_listed(outcomes)}"
 
     def _option_values(self, opt: Any, L: dict) -> Iterable[int]:
         if opt.var is None:
