@@ -96,3 +96,22 @@ def test_a_long_list_of_options_says_how_many_there_are() -> None:
     actions = [Action("draw", (k,), f"card {k}") for k in range(30)]
     assert _listed(actions[:3]) == "card 0, card 1, card 2"
     assert _listed(actions).endswith("card 11 ... (30 in all)")
+
+
+def test_repr_of_a_state_is_one_short_informative_line(game: ghostrules.Game) -> None:
+    state = game.new_initial_state()
+    assert repr(state) == "<State toy(target=3) after 0 actions, chance: roll the d3 [T-TURN]>"
+    state.apply_action("d3: two")
+    assert repr(state) == "<State toy(target=3) after 1 action, ann to act: take stones? [T-TURN]>"
+    end = ghostrules.play(game, seed=1)
+    text = repr(end)
+    assert text.startswith(f"<State toy(target=3) after {len(end.history())} actions, over: win (T-WIN)")
+    assert "\n" not in text and len(text) <= 220
+
+
+def test_repr_of_a_long_game_stays_short() -> None:
+    game = ghostrules.load_game("betrayal", players=3)
+    end = ghostrules.play(game, seed=0)
+    text = repr(end)
+    assert text.startswith("<State betrayal(players=3) after ") and "over: " in text
+    assert "\n" not in text and len(text) <= 220, text

@@ -41,6 +41,12 @@ def _listed(actions: list[Action], most: int = 12) -> str:
     return shown + (f" ... ({len(actions)} in all)" if len(actions) > most else "")
 
 
+def _short(text: str, most: int) -> str:
+    """``text`` on one line, cut to ``most`` characters (the cut marked with ...)."""
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 class State(Machine):
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
@@ -631,3 +637,18 @@ class State(Machine):
 
     def __str__(self) -> str:
         return self.game.describe(self)
+
+    def __repr__(self) -> str:
+        """One short line: the game and its settings, the number of actions applied, and who acts
+        (a player and the prompt, or chance), or how the game ended; never longer than ~200 characters."""
+        settings = ",".join(f"{k}={v}" for k, v in self.game.spec.settings)
+        if self._outcome is not None or not self.stack:
+            now = f"over: {self._outcome}" if self._outcome is not None else "no frame left"
+        elif self.is_chance_node():
+            now = f"chance: {self.prompt()}"
+        else:
+            now = f"{self.current_player_name()} to act: {self.prompt()}"
+        rule = self.node_rule()
+        now = _short(now + (f" [{rule}]" if rule and self._outcome is None else ""), 140)
+        n = len(self._history)
+        return f"<State {self.game.spec.name}({_short(settings, 60)}) after {n} action{'' if n == 1 else 's'}, {now}>"
