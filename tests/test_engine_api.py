@@ -115,3 +115,17 @@ def test_repr_of_a_long_game_stays_short() -> None:
     text = repr(end)
     assert text.startswith("<State betrayal(players=3) after ") and "over: " in text
     assert "\n" not in text and len(text) <= 220, text
+
+
+def test_random_policy_at_a_chance_node_says_to_sample_the_chance(game: ghostrules.Game) -> None:
+    import random
+    state = game.new_initial_state()
+    with pytest.raises(IllegalActionError) as info:
+        ghostrules.random_policy(state, random.Random(0))
+    assert "sample_chance" in str(info.value) and info.value.rule_id == "T-TURN"
+    end = ghostrules.play(game, seed=1)
+    with pytest.raises(IllegalActionError) as info:
+        ghostrules.random_policy(end, random.Random(0))
+    assert "game is over" in str(info.value) and info.value.rule_id == "T-WIN"
+    state.apply_action("d3: two")
+    assert ghostrules.random_policy(state, random.Random(0)) in state.legal_actions()

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from ..spec.model import GameSpec
 from .actions import Action, Outcome
-from .errors import ActionLimitError
+from .errors import ActionLimitError, IllegalActionError
 from .layout import Layout
 from .menus import MenuFn, compile_menu
 from .program import MenuI, Program, RandomI, RollI
@@ -108,8 +108,21 @@ class Game:
 
 
 def random_policy(state: State, rng: random.Random) -> Action:
-    """Pick a legal decision uniformly."""
-    return rng.choice(state.legal_actions())
+    """Pick one of ``state.legal_actions()`` uniformly with ``rng`` (a decision's options only).
+
+    At a chance node it raises IllegalActionError (draw the outcome with ``sample_chance``), and
+    at the end of the game too, each naming the node's or the outcome's rule; ``play`` calls it
+    only at decisions."""
+    options = state.legal_actions()
+    if not options:
+        outcome = state.outcome()
+        if outcome is not None:
+            raise IllegalActionError(f"random_policy: the game is over ({outcome}); there is nothing to decide",
+                                     outcome.rule_id)
+        raise IllegalActionError(f"random_policy picks a decision's option, and this is a chance node "
+                                 f"({state.prompt()}): draw its outcome with sample_chance(state, rng)",
+                                 state.node_rule())
+    return rng.choice(options)
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
