@@ -96,3 +96,15 @@ def test_max_steps_truncates_every_agent():
             assert not terminated and e.steps == 5
         e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
     assert e.agents == [] and e.steps == 5
+
+
+def test_a_compiled_game_with_parameters_is_ambiguous():
+    import ghostrules
+    game = ghostrules.load_game("ghost-stories", **PARAMS)
+    for make in (GhostrulesAEC, env):
+        with pytest.raises(ValueError, match="parameters"):
+            make(game, parameters={"players": 2})
+        with pytest.raises(ValueError, match="ambiguous|already"):
+            make(game, parameters=PARAMS)  # even the same ones: they would be ignored
+    assert GhostrulesAEC(game).game is game
+    assert GhostrulesAEC(game, parameters={}).game is game

@@ -64,7 +64,13 @@ def default_rewards(state: State, n_agents: int) -> list[float]:
 
 
 class GhostrulesAEC(AECEnv):
-    """The AEC environment of one game configuration (see the module docstring for the encodings)."""
+    """The AEC environment of one game configuration (see the module docstring for the encodings).
+
+    ``game`` is a game's name, compiled with ``parameters`` (``load_game(game, **parameters)``), or
+    a compiled ``Game``, whose parameters are fixed already: giving ``parameters`` with a Game is
+    ambiguous and raises ValueError. ``max_actions`` is the size of the action space, ``max_steps``
+    truncates an episode after that many agent actions, ``reward_fn`` gives the final rewards
+    (default ``default_rewards``)."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "ghostrules_v0", "is_parallelizable": False}
 
@@ -72,6 +78,9 @@ class GhostrulesAEC(AECEnv):
                  max_actions: int = 64, max_steps: int | None = None, reward_fn: RewardFn | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
+        if isinstance(game, Game) and parameters:
+            raise ValueError(f"{game!r} is compiled with its parameters already; parameters={parameters!r} "
+                             f"would be ignored: give the game's name with parameters, or the Game alone")
         self.game = game if isinstance(game, Game) else load_game(game, **(parameters or {}))
         players = self.game.spec.players
         self.possible_agents = [f"{symbol}_{i}" for i, symbol in enumerate(self.game.layout.domains[players].symbols)]
@@ -208,7 +217,8 @@ class GhostrulesAEC(AECEnv):
 
 
 def env(game: str | Game = "ghost-stories", **kwargs: Any) -> GhostrulesAEC:
-    """The environment, wrapped with PettingZoo's order enforcing wrapper."""
+    """The environment (``GhostrulesAEC(game, **kwargs)``: a Game with ``parameters`` raises
+    ValueError), wrapped with PettingZoo's order enforcing wrapper."""
     from pettingzoo.utils import wrappers
     return wrappers.OrderEnforcingWrapper(GhostrulesAEC(game, **kwargs))
 
