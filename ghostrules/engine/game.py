@@ -32,6 +32,7 @@ class Game:
 
     @property
     def name(self) -> str:
+        """The game's name: its folder under ``specs/`` (``spec.name``)."""
         return self.spec.name
 
     def new_initial_state(self, tracing: bool = False) -> State:
@@ -73,6 +74,9 @@ class Game:
         return state
 
     def state_from_json(self, text: str, tracing: bool = False) -> State:
+        """The state that ``State.to_json`` wrote, equal to it (values, stack, outcome), with its
+        history as actions without labels and an empty log. JSON of another game or configuration
+        raises ValueError."""
         doc = json.loads(text)
         if doc.get("game") != self.spec.name or doc.get("settings") != dict(self.spec.settings):
             raise ValueError("this JSON state belongs to another game or configuration")
@@ -96,6 +100,8 @@ class Game:
         return state
 
     def describe(self, state: State) -> str:
+        """Two lines for people (what ``str(state)`` prints): the game with its settings, then who
+        acts and what is being decided, or how the game ended."""
         lines = [f"{self.spec.title} ({', '.join(f'{k}={v}' for k, v in self.spec.settings)})"]
         if state.is_terminal():
             lines.append(f"over: {state.outcome()}")

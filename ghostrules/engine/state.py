@@ -84,6 +84,7 @@ class State(Machine):
 
     # ---- reading the position ----------------------------------------------------------
     def is_terminal(self) -> bool:
+        """True once the game has ended (``outcome()`` then tells how): no action is legal any more."""
         return self._outcome is not None
 
     def outcome(self) -> Outcome | None:
@@ -99,6 +100,8 @@ class State(Machine):
         return self.game.program.procs[frame[0]].code[frame[1]]
 
     def is_chance_node(self) -> bool:
+        """True when chance acts now (a roll or a draw: its outcomes are ``chance_outcomes()``); False
+        at a decision and at the end."""
         stack = self.stack
         if self._outcome is not None or not stack:
             return False
@@ -116,6 +119,7 @@ class State(Machine):
         return CHANCE
 
     def current_player_name(self) -> str:
+        """The name of ``current_player()``: the player's symbol, or ``"chance"`` or ``"terminal"``."""
         p = self.current_player()
         if p == TERMINAL:
             return "terminal"
@@ -135,6 +139,7 @@ class State(Machine):
         return ""
 
     def node_rule(self) -> str:
+        """The rule ID of the pending decision or chance node; ``""`` at the end of the game."""
         node = self._node()
         return node.rule if node is not None else ""
 
@@ -222,6 +227,8 @@ class State(Machine):
         return Score(sum(points for _, _, points in lines), lines)
 
     def history(self) -> list[Action]:
+        """The actions applied so far, in order (a new list). A state read by ``Game.state_from_json``
+        has them without labels (kind and key only), as JSON keeps them."""
         return list(self._history)
 
     def log(self) -> list[LogEntry]:
@@ -349,6 +356,8 @@ class State(Machine):
 
     # ---- changing the position ---------------------------------------------------------
     def clone(self) -> "State":
+        """An independent copy (values, stack, history, log, outcome): applying actions to either
+        leaves the other as it was; the copy compares equal to this state."""
         other = State(self.game, list(self.values), [[f[0], f[1], dict(f[2])] for f in self.stack], self.tracing)
         other._history = list(self._history)
         other._log = list(self._log)
@@ -477,6 +486,8 @@ class State(Machine):
         frame[1] = opt.target
 
     def current_player_name_for(self, node: MenuI, frame: list[Any]) -> str:
+        """The label of the player who decides at ``node`` with the locals of ``frame`` (``"players"``
+        when no one player does): the name the log gives the chooser."""
         who = node.by(self.values, frame[2])
         return self.game.layout.label(self.game.spec.players, who) if who is not None and who >= 0 else "players"
 
@@ -616,6 +627,9 @@ class State(Machine):
 
     # ---- serialisation -----------------------------------------------------------------
     def to_json(self) -> str:
+        """The position as JSON text: game, settings, values, stack, history (each action as
+        ``[kind, *key]``) and outcome; ``Game.state_from_json`` reads it back as an equal state. The
+        log and the actions' labels are not kept."""
         procs = self.game.program.procs
         doc = {
             "game": self.game.spec.name,

@@ -39,6 +39,8 @@ def games_root() -> Path:
 
 
 def available_games(root: Path | None = None) -> list[str]:
+    """The names of the games under ``root`` (default: the package's ``specs/``), sorted: every
+    folder that holds a ``game.yaml``; an empty list when ``root`` is not a folder."""
     base = root or SPECS_ROOT
     return sorted(p.name for p in base.iterdir() if (p / "game.yaml").is_file()) if base.is_dir() else []
 
