@@ -78,7 +78,7 @@ class Layout:
         return f"?{value}"
 
     def label(self, type_: str, value: int) -> str:
-        """Like symbol, but with a domain's human label where it has one (card names)."""
+        """Like symbol, but with a domain's human label where it has one (the names a spec gives its items)."""
         if type_ in self.domains and value >= 0:
             dom = self.domains[type_]
             if dom.labels and value < len(dom.labels):
