@@ -129,3 +129,16 @@ def test_random_policy_at_a_chance_node_says_to_sample_the_chance(game: ghostrul
     assert "game is over" in str(info.value) and info.value.rule_id == "T-WIN"
     state.apply_action("d3: two")
     assert ghostrules.random_policy(state, random.Random(0)) in state.legal_actions()
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy"])
+def test_copy_module_copies_are_independent_clones(game: ghostrules.Game, how: str) -> None:
+    import copy
+    state = rolled(game, "two")
+    before = state.to_json()
+    other = getattr(copy, how)(state)
+    assert other == state and other.game is game and other.to_json() == before
+    other.apply_action("take two")
+    assert state.to_json() == before and other != state
+    state.apply_action("pass")
+    assert other.get("stock", "ann") == 2 and state.get("stock", "ann") == 0

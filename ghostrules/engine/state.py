@@ -367,6 +367,16 @@ class State(Machine):
         other._cited = list(self._cited)
         return other
 
+    def __copy__(self) -> "State":
+        """``copy.copy(state)`` is ``state.clone()``: a shallow copy would share the value list and
+        the frames, so that applying an action to the copy would change this state too."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "State":
+        """``copy.deepcopy(state)`` is ``state.clone()``: the copy shares the (unchanging) Game, as
+        states of one game must to compare equal, instead of copying all of its compiled program."""
+        return self.clone()
+
     def apply_action(self, action: Action | str) -> None:
         """Apply a decision option or a chance outcome: an Action offered here (by ``legal_actions``
         or ``chance_outcomes``, or one equal to it: same kind, key and label) or its label.
