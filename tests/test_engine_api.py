@@ -142,3 +142,32 @@ def test_copy_module_copies_are_independent_clones(game: ghostrules.Game, how: s
     assert state.to_json() == before and other != state
     state.apply_action("pass")
     assert other.get("stock", "ann") == 2 and state.get("stock", "ann") == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_json_round_trip_keeps_the_history_labels_and_the_log(game: ghostrules.Game, seed: int) -> None:
+    import random
+    from ghostrules.engine.game import sample_chance
+    rng = random.Random(seed)
+    state = game.new_initial_state(tracing=True)
+    while not state.is_terminal():
+        text = state.to_json()
+        restored = game.state_from_json(text, tracing=True)
+        assert restored == state and restored.to_json() == text
+        assert [(a.label, a.rule) for a in restored.history()] == [(a.label, a.rule) for a in state.history()]
+        assert [(e, e.depth, e.floor) for e in restored.log()] == [(e, e.depth, e.floor) for e in state.log()]
+        for index in range(len(state.stack)):
+            assert restored.frame_log(index) == state.frame_log(index)
+        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        state.apply_action(action)
+        restored.apply_action(action)  # and both go on alike
+        assert [str(e) for e in restored.log()] == [str(e) for e in state.log()]
+
+
+def test_json_written_without_labels_is_still_read(game: ghostrules.Game) -> None:
+    import json
+    state = rolled(game, "two")
+    doc = json.loads(state.to_json())
+    del doc["labels"]
+    restored = game.state_from_json(json.dumps(doc))
+    assert restored == state and [a.to_json() for a in restored.history()] == [["roll", 2]]

@@ -7,7 +7,7 @@ import random
 from typing import Any, Callable
 
 from ..spec.model import GameSpec
-from .actions import Action, Outcome
+from .actions import Action, LogEntry, Outcome
 from .errors import ActionLimitError, IllegalActionError
 from .layout import Layout
 from .menus import MenuFn, compile_menu
@@ -74,9 +74,9 @@ class Game:
         return state
 
     def state_from_json(self, text: str, tracing: bool = False) -> State:
-        """The state that ``State.to_json`` wrote, equal to it (values, stack, outcome), with its
-        history as actions without labels and an empty log. JSON of another game or configuration
-        raises ValueError."""
+        """The state that ``State.to_json`` wrote, equal to it (values, stack, outcome), with the same
+        history (labels and rules included) and log. JSON of another game or configuration raises
+        ValueError."""
         doc = json.loads(text)
         if doc.get("game") != self.spec.name or doc.get("settings") != dict(self.spec.settings):
             raise ValueError("this JSON state belongs to another game or configuration")
@@ -84,6 +84,13 @@ class Game:
         stack = [[by_name[name].index, pc, dict(L)] for name, pc, L in doc["stack"]]
         state = State(self, list(doc["values"]), stack, tracing)
         state._history = [self._action_from_json(a) for a in doc["history"]]
+        labels = doc.get("labels")
+        if labels is not None and len(labels) == len(state._history):
+            state._history = [Action(a.kind, a.key, label, rule) for a, (label, rule) in zip(state._history, labels)]
+        if doc.get("log"):
+            state._log = [LogEntry(e["step"], e["rule"], e["kind"], e["text"], e["depth"], e["floor"])
+                          for e in doc["log"]]
+            state._floor = doc["floor"]
         if doc.get("outcome"):
             o = doc["outcome"]
             state._outcome = Outcome(o["result"], o["rule"], o.get("text", ""))

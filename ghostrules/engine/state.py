@@ -228,7 +228,7 @@ class State(Machine):
 
     def history(self) -> list[Action]:
         """The actions applied so far, in order (a new list). A state read by ``Game.state_from_json``
-        has them without labels (kind and key only), as JSON keeps them."""
+        from JSON written without labels (before they were kept) has them without (kind and key only)."""
         return list(self._history)
 
     def log(self) -> list[LogEntry]:
@@ -638,10 +638,11 @@ class State(Machine):
     # ---- serialisation -----------------------------------------------------------------
     def to_json(self) -> str:
         """The position as JSON text: game, settings, values, stack, history (each action as
-        ``[kind, *key]``) and outcome; ``Game.state_from_json`` reads it back as an equal state. The
-        log and the actions' labels are not kept."""
+        ``[kind, *key]``, and its label and rule under ``labels``), outcome, and the log when there is
+        one (each entry with its depth and floor); ``Game.state_from_json`` reads it back as an equal
+        state with the same history and log."""
         procs = self.game.program.procs
-        doc = {
+        doc: dict[str, Any] = {
             "game": self.game.spec.name,
             "settings": dict(self.game.spec.settings),
             "values": self.values,
@@ -649,7 +650,11 @@ class State(Machine):
             "history": [a.to_json() for a in self._history],
             "outcome": None if self._outcome is None else
             {"result": self._outcome.result, "rule": self._outcome.rule_id, "text": self._outcome.text},
+            "labels": [[a.label, a.rule] for a in self._history],
         }
+        if self._log:
+            doc["log"] = [{**e.to_json(), "depth": e.depth, "floor": e.floor} for e in self._log]
+            doc["floor"] = self._floor
         return json.dumps(doc, sort_keys=True)
 
     def __eq__(self, other: object) -> bool:
