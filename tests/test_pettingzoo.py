@@ -108,3 +108,20 @@ def test_a_compiled_game_with_parameters_is_ambiguous():
             make(game, parameters=PARAMS)  # even the same ones: they would be ignored
     assert GhostrulesAEC(game).game is game
     assert GhostrulesAEC(game, parameters={}).game is game
+
+
+def test_observing_does_not_serialise_the_state(monkeypatch):
+    """observe reads the value list; serialising the state (history and log included) at each
+    observation made every step cost more as the game went on."""
+    from ghostrules import State
+    e = GhostrulesAEC("ghost-stories", parameters=PARAMS)
+    e.reset(seed=3)
+    expected = json.loads(e.state_.to_json())["values"]
+
+    def refused(self):
+        raise AssertionError("observe serialised the state")
+    monkeypatch.setattr(State, "to_json", refused)
+    obs = e.observe(e.agent_selection)
+    assert obs["observation"].tolist()[:len(expected)] == expected
+    for _ in range(5):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))

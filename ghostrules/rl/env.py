@@ -38,7 +38,6 @@ Rewards
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -112,7 +111,10 @@ class GhostrulesAEC(AECEnv):
     # ---- encodings -----------------------------------------------------------------------
     @staticmethod
     def _values(state: State) -> list[int]:
-        return json.loads(state.to_json())["values"]
+        """The position's flat integer vector: the ``values`` of ``state.to_json()``, read directly
+        (serialising the state, its history and log included, at every observation cost time growing
+        with the length of the game)."""
+        return list(state.values)
 
     def _options(self) -> list[Any]:
         assert self.state_ is not None
