@@ -171,3 +171,30 @@ def test_json_written_without_labels_is_still_read(game: ghostrules.Game) -> Non
     del doc["labels"]
     restored = game.state_from_json(json.dumps(doc))
     assert restored == state and [a.to_json() for a in restored.history()] == [["roll", 2]]
+
+
+@pytest.mark.parametrize("change", [
+    "not json", "[1, 2]", "{}", "drop values", "drop stack", "drop history", "short values", "unknown procedure",
+    "pc past the end", "bad frame"])
+def test_a_malformed_json_state_is_refused_with_a_value_error(game: ghostrules.Game, change: str) -> None:
+    import json
+    doc = json.loads(rolled(game, "two").to_json())
+    if change == "not json":
+        text = "{not json"
+    elif change in ("[1, 2]", "{}"):
+        text = change
+    else:
+        if change.startswith("drop "):
+            del doc[change[5:]]
+        elif change == "short values":
+            doc["values"] = doc["values"][:-1]
+        elif change == "unknown procedure":
+            doc["stack"][-1][0] = "no_such_procedure"
+        elif change == "pc past the end":
+            doc["stack"][-1][1] = 10_000
+        elif change == "bad frame":
+            doc["stack"][-1] = 7
+        text = json.dumps(doc)
+    with pytest.raises(ValueError, match="JSON state") as info:
+        game.state_from_json(text)
+    assert type(info.value) is ValueError

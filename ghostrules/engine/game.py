@@ -75,14 +75,36 @@ class Game:
 
     def state_from_json(self, text: str, tracing: bool = False) -> State:
         """The state that ``State.to_json`` wrote, equal to it (values, stack, outcome), with the same
-        history (labels and rules included) and log. JSON of another game or configuration raises
-        ValueError."""
-        doc = json.loads(text)
+        history (labels and rules included) and log. Text that is not such a JSON state, or the state
+        of another game or configuration, raises ValueError saying which."""
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"not a JSON state (what State.to_json writes): {e}") from None
+        if not isinstance(doc, dict):
+            raise ValueError(f"not a JSON state (what State.to_json writes): a {type(doc).__name__}, not an object")
         if doc.get("game") != self.spec.name or doc.get("settings") != dict(self.spec.settings):
-            raise ValueError("this JSON state belongs to another game or configuration")
+            raise ValueError(f"this JSON state belongs to another game or configuration: game {doc.get('game')!r} "
+                             f"settings {doc.get('settings')!r}, not {self.spec.name!r} {dict(self.spec.settings)!r}")
+        try:
+            return self._state_from_doc(doc, tracing)
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            raise ValueError(f"not a JSON state of {self!r}: {type(e).__name__}: {e}") from None
+
+    def _state_from_doc(self, doc: dict[str, Any], tracing: bool) -> State:
+        """``state_from_json`` once the document names this game; raises KeyError, IndexError,
+        TypeError or ValueError where it is malformed."""
         by_name = self.program.by_name
-        stack = [[by_name[name].index, pc, dict(L)] for name, pc, L in doc["stack"]]
-        state = State(self, list(doc["values"]), stack, tracing)
+        stack = []
+        for name, pc, L in doc["stack"]:
+            proc = by_name[name]
+            if not (isinstance(pc, int) and 0 <= pc < len(proc.code)):
+                raise ValueError(f"{name} has no instruction {pc!r}")
+            stack.append([proc.index, pc, dict(L)])
+        values = [int(x) for x in doc["values"]]
+        if len(values) != self.layout.size:
+            raise ValueError(f"{len(values)} values for the {self.layout.size} slots of the layout")
+        state = State(self, values, stack, tracing)
         state._history = [self._action_from_json(a) for a in doc["history"]]
         labels = doc.get("labels")
         if labels is not None and len(labels) == len(state._history):
