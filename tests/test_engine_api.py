@@ -198,3 +198,35 @@ def test_a_malformed_json_state_is_refused_with_a_value_error(game: ghostrules.G
     with pytest.raises(ValueError, match="JSON state") as info:
         game.state_from_json(text)
     assert type(info.value) is ValueError
+
+
+@pytest.mark.parametrize("call,error,words", [
+    (("get", "nope"), KeyError, "no state slot 'nope'"),
+    (("get", "stock", "zed"), KeyError, "'zed' is not a player"),
+    (("get", "stock", 5), KeyError, "index 5"),
+    (("get", "stock", -1), KeyError, "index -1"),  # not the slot before stock[ann]
+    (("set", "stock", "zed", 3), KeyError, "'zed' is not a player"),
+    (("set", "stock", 7, 1), KeyError, "index 7"),
+    (("set", "stock", "ann", "zed"), ValueError, "'zed' is not a value of type int"),
+    (("set", "active", "carl"), ValueError, "'carl' is not a value of type player"),
+    (("set", "supply", None), ValueError, "not NoneType None"),
+    (("set", "supply", "ten"), ValueError, "'ten'"),
+    (("set", "supply", 2.5), ValueError, "not float 2.5"),
+], ids=lambda x: repr(x) if isinstance(x, tuple) else "")
+def test_get_and_set_name_the_bad_slot_index_or_value(game: ghostrules.Game, call: tuple, error: type,
+                                                      words: str) -> None:
+    state = rolled(game, "two")
+    before = state.to_json()
+    with pytest.raises(error) as info:
+        getattr(state, call[0])(*call[1:])
+    assert words in str(info.value)
+    assert state.to_json() == before
+
+
+def test_set_takes_symbols_bools_and_numpy_integers(game: ghostrules.Game) -> None:
+    np = pytest.importorskip("numpy")
+    state = rolled(game, "two")
+    state.set("stock", np.int64(1), np.int64(4))
+    state.set("active", "bob")
+    assert state.get("stock", "bob") == 4 and state.get("active") == "bob"
+    assert all(type(v) is int for v in state.values)
