@@ -230,3 +230,14 @@ def test_set_takes_symbols_bools_and_numpy_integers(game: ghostrules.Game) -> No
     state.set("active", "bob")
     assert state.get("stock", "bob") == 4 and state.get("active") == "bob"
     assert all(type(v) is int for v in state.values)
+
+
+def test_sample_chance_away_from_a_chance_node_says_where_it_is(game: ghostrules.Game) -> None:
+    import random
+    from ghostrules.engine import sample_chance
+    with pytest.raises(IllegalActionError) as info:
+        sample_chance(rolled(game, "two"), random.Random(0))
+    assert "decision" in str(info.value) and "legal_actions" in str(info.value) and info.value.rule_id == "T-TURN"
+    with pytest.raises(IllegalActionError) as info:
+        sample_chance(ghostrules.play(game, seed=1), random.Random(0))
+    assert "game is over" in str(info.value) and info.value.rule_id == "T-WIN"

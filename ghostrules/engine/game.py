@@ -161,7 +161,8 @@ def random_policy(state: State, rng: random.Random) -> Action:
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw a chance outcome with its exact probability.
+    """Draw a chance outcome with its exact probability (at a decision, or at the end of the game,
+    IllegalActionError naming the node's or the outcome's rule).
 
     ``rng.random()`` is a multiple k / 2**53; the outcome is the first whose cumulative
     probability exceeds it, compared exactly in integers."""

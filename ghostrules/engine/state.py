@@ -206,7 +206,11 @@ class State(Machine):
                 return action
         table = self._chance_table()
         if table is None:
-            raise IllegalActionError("not a chance node", self.node_rule(), "")
+            if self._outcome is not None:
+                raise IllegalActionError(f"sample_chance: the game is over ({self._outcome}); there is no chance "
+                                         f"node", self._outcome.rule_id)
+            raise IllegalActionError(f"sample_chance: not a chance node but a decision ({self.prompt()}): pick one of "
+                                     f"legal_actions()", self.node_rule())
         make, keys, weights, total = table
         if total == len(keys):  # equal weights: the outcome at the point u / scale, found at once
             chosen = keys[u * total // scale]
