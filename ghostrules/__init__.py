@@ -10,10 +10,12 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from .engine import (CHANCE, TERMINAL, Action, ActionLimitError, Game, IllegalActionError, LogEntry, Outcome,
                      SpecRuntimeError, State, play, random_policy)
+from .engine.game import _compiled
 from .spec import SpecError, available_games, load_spec
 
 __all__ = ["Action", "ActionLimitError", "CHANCE", "Game", "IllegalActionError", "LogEntry", "Outcome", "SpecError",
@@ -24,7 +26,10 @@ __version__ = "0.1.0"
 
 @lru_cache(maxsize=32)
 def _load(name: str, frozen: tuple[tuple[str, Any], ...]) -> Game:
-    return Game(load_spec(name, **dict(frozen)))
+    spec = load_spec(name, **dict(frozen))
+    # the Game an unpickled state of this configuration has compiled already, if any (Game.__reduce__)
+    known = _compiled.get((spec.name, str(Path(spec.root).parent), tuple(spec.settings)))
+    return known if known is not None else Game(spec)
 
 
 _by_settings: dict[tuple[str, Any], Game] = {}

@@ -241,3 +241,40 @@ def test_sample_chance_away_from_a_chance_node_says_where_it_is(game: ghostrules
     with pytest.raises(IllegalActionError) as info:
         sample_chance(ghostrules.play(game, seed=1), random.Random(0))
     assert "game is over" in str(info.value) and info.value.rule_id == "T-WIN"
+
+
+def test_a_pickled_state_is_an_equal_state_of_the_same_game(game: ghostrules.Game) -> None:
+    import pickle
+    state = game.new_initial_state(tracing=True)
+    for label in ("d3: two", "take two", "d3: one"):
+        state.apply_action(label)
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and again.game is game and again.to_json() == state.to_json()
+    assert [str(e) for e in again.log()] == [str(e) for e in state.log()] and again.tracing is True
+    assert pickle.loads(pickle.dumps(game)) is game
+    again.apply_action("take one")
+    assert again != state and state.get("stock", "bob") == 0 and again.get("stock", "bob") == 1
+
+
+def test_a_pickled_state_is_read_in_another_process() -> None:
+    """What a multiprocessing worker does: the Game is compiled there (once), and is the one
+    load_game gives there."""
+    import pickle
+    import subprocess
+    import sys
+    game = ghostrules.load_game("betrayal", players=3)
+    state = ghostrules.play(game, seed=2, max_actions=10_000)
+    code = ("import pickle, sys, ghostrules\n"
+            "state = pickle.loads(sys.stdin.buffer.read())\n"
+            "assert state.game is ghostrules.load_game('betrayal', players=3)\n"
+            "print(state.outcome(), len(state.history()))\n")
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True, check=True)
+    assert out.stdout.decode().split() == f"{state.outcome()} {len(state.history())}".split()
+
+
+def test_a_pickled_state_of_a_second_game_of_one_configuration_keeps_its_game(game: ghostrules.Game) -> None:
+    import pickle
+    second = ghostrules.Game(load_spec("toy", root=FIXTURES))
+    state = second.new_initial_state()
+    assert pickle.loads(pickle.dumps(state)).game is second
+    assert pickle.loads(pickle.dumps(game.new_initial_state())).game is game

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import random
+import weakref
+from pathlib import Path
 from typing import Any, Callable
 
+from ..spec.loader import load_spec
 from ..spec.model import GameSpec
 from .actions import Action, LogEntry, Outcome
 from .errors import ActionLimitError, IllegalActionError
@@ -29,6 +34,24 @@ class Game:
         self.menus: dict[MenuI, MenuFn] = {ins: compile_menu(self.program, ins) for proc in self.program.procs
                                            for ins in proc.code if type(ins) is MenuI}
         self.program.exprs.codes.save()  # the code objects compiled, for the next load (engine/codecache.py)
+        # found again by an unpickled state of this configuration (see __reduce__): in this process,
+        # this very Game; in another, the first Game of its configuration compiled there
+        self._serial = (os.getpid(), next(_serials))
+        _instances[self._serial] = self
+        if spec.root:
+            _compiled.setdefault(self._origin(), self)
+
+    def _origin(self) -> tuple[str, str, tuple[tuple[str, Any], ...]]:
+        """(name, folder of the specs, settings): what loads this configuration again."""
+        return self.spec.name, str(Path(self.spec.root).parent), tuple(self.spec.settings)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as where its spec was read from and its settings; unpickled as the same Game object
+        in the process that pickled it (so that states of it compare equal), elsewhere as the Game of
+        that configuration compiled there, or compiled again from its spec. A Game built from a spec read from no folder cannot be pickled."""
+        if not self.spec.root:
+            raise TypeError(f"{self!r} was compiled from a spec read from no folder: it cannot be pickled")
+        return _game_of, (*self._origin(), self._serial)
 
     @property
     def name(self) -> str:
@@ -140,6 +163,28 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.spec.name} {dict(self.spec.settings)}>"
+
+
+# the Games alive in this process, by (process, serial number), and the first of each configuration
+# (name, folder of the specs, settings): where an unpickled Game is found (Game.__reduce__)
+_serials = itertools.count()
+_instances: "weakref.WeakValueDictionary[tuple[int, int], Game]" = weakref.WeakValueDictionary()
+_compiled: "weakref.WeakValueDictionary[tuple[str, str, tuple[tuple[str, Any], ...]], Game]" = \
+    weakref.WeakValueDictionary()
+
+
+def _game_of(name: str, folder: str, settings: tuple[tuple[str, Any], ...], serial: tuple[int, int]) -> Game:
+    """An unpickled Game: the same object where it was pickled, else the Game of its configuration
+    compiled in this process, else a new one compiled from its spec."""
+    game = _instances.get(serial) if serial[0] == os.getpid() else None
+    if game is None:
+        game = _compiled.get((name, folder, settings))
+    return game if game is not None else Game(load_spec(name, root=Path(folder), **dict(settings)))
+
+
+def _state_of(game: Game, text: str, tracing: bool | str) -> State:
+    """A pickled state: its JSON, read back by its game."""
+    return game.state_from_json(text, tracing=tracing)
 
 
 def random_policy(state: State, rng: random.Random) -> Action:

@@ -394,6 +394,13 @@ class State(Machine):
         the frames, so that applying an action to the copy would change this state too."""
         return self.clone()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its Game (see ``Game.__reduce__``), its JSON (``to_json``: position, history and
+        log) and its tracing: unpickled it is an equal state of the same Game object when that Game
+        is compiled in this process (for multiprocessing workers, say)."""
+        from .game import _state_of
+        return _state_of, (self.game, self.to_json(), self.tracing)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> "State":
         """``copy.deepcopy(state)`` is ``state.clone()``: the copy shares the (unchanging) Game, as
         states of one game must to compare equal, instead of copying all of its compiled program."""
