@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import ghostrules
-from ghostrules import Action, Game, LogEntry, Outcome, State
+from ghostrules import Action, Game, LogEntry, Outcome, State, engine
 
 CONSTANTS = {"CHANCE", "TERMINAL"}  # ints: documented where they are used (State.current_player)
 SHORTEST = 25  # characters: a docstring that can state a contract, not a stub
@@ -25,6 +25,7 @@ def own_doc(obj: Any) -> str:
 
 
 EXPORTED = [name for name in ghostrules.__all__ if name not in CONSTANTS]
+ENGINE_EXPORTED = [name for name in engine.__all__ if name not in CONSTANTS | {"RULES"}]
 
 
 def public_members(cls: type) -> list[str]:
@@ -55,3 +56,19 @@ def test_every_exported_name_has_its_own_docstring(name: str) -> None:
 def test_every_public_method_has_its_own_docstring(cls: type, name: str) -> None:
     doc = own_doc(vars(cls)[name])
     assert len(doc) >= SHORTEST, f"{cls.__name__}.{name} has no docstring stating its contract: {doc!r}"
+
+
+@pytest.mark.parametrize("name", ENGINE_EXPORTED)
+def test_every_name_the_engine_exports_has_its_own_docstring(name: str) -> None:
+    doc = own_doc(getattr(engine, name))
+    assert len(doc) >= SHORTEST, f"ghostrules.engine.{name} has no docstring stating its contract: {doc!r}"
+
+
+def test_the_rl_environment_documents_its_names_and_methods() -> None:
+    rl = pytest.importorskip("ghostrules.rl")
+    assert set(rl.__all__) == {"GhostrulesAEC", "default_rewards", "env"}
+    methods = public_members(rl.GhostrulesAEC)
+    assert {"reset", "step", "observe", "render", "close", "observation_space", "action_space"} <= set(methods)
+    missing = [name for name in rl.__all__ if len(own_doc(getattr(rl, name))) < SHORTEST]
+    missing += [f"GhostrulesAEC.{name}" for name in methods if len(own_doc(vars(rl.GhostrulesAEC)[name])) < SHORTEST]
+    assert missing == []

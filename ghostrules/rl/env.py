@@ -103,9 +103,11 @@ class GhostrulesAEC(AECEnv):
 
     # ---- spaces --------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
+        """The ``Dict`` space of ``agent``'s observations (the same for every agent; see the module docstring)."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(max_actions)``: action ``i`` is the ``i``-th of ``state.legal_actions()``."""
         return self.action_spaces[agent]
 
     # ---- encodings -----------------------------------------------------------------------
@@ -127,6 +129,8 @@ class GhostrulesAEC(AECEnv):
         return options
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation of the current position: the vector and the action mask (all zeros
+        unless ``agent`` is to act); see the module docstring for the encoding."""
         assert self.state_ is not None
         state = self.state_
         n_options = len(self._options_cache)
@@ -152,6 +156,9 @@ class GhostrulesAEC(AECEnv):
             self.agent_selection = self.possible_agents[player]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: chance nodes resolved with a generator seeded by ``seed`` (the previous
+        generator, ``random.Random(0)`` at first, goes on when ``seed`` is None), up to the first
+        decision, whose player's agent is selected. ``options`` is accepted and ignored."""
         if seed is not None:
             self._rng = random.Random(seed)
         self.agents = list(self.possible_agents)
@@ -187,6 +194,9 @@ class GhostrulesAEC(AECEnv):
         self._accumulate_rewards()
 
     def step(self, action: int | None) -> None:
+        """The selected agent takes option ``action`` (an index into ``legal_actions()``; ``None`` for
+        an agent that is done); chance nodes are then resolved and the next agent selected. An index
+        that is not an option raises ValueError and the position is unchanged."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -206,6 +216,8 @@ class GhostrulesAEC(AECEnv):
         self._finish_if_over()
 
     def render(self) -> str | None:
+        """The position as text (``str(state)``): returned in ``"ansi"`` mode, printed in ``"human"``
+        mode; None without a render mode."""
         if self.render_mode is None or self.state_ is None:
             return None
         text = str(self.state_)
@@ -215,7 +227,7 @@ class GhostrulesAEC(AECEnv):
         return text
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the environment holds no resources beyond its state."""
 
 
 def env(game: str | Game = "ghost-stories", **kwargs: Any) -> GhostrulesAEC:
