@@ -125,3 +125,15 @@ def test_observing_does_not_serialise_the_state(monkeypatch):
     assert obs["observation"].tolist()[:len(expected)] == expected
     for _ in range(5):
         e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+
+
+@pytest.mark.parametrize("action", [1.7, -0.5, True, "0", np.float32(0.2), [0]], ids=repr)
+def test_an_action_that_is_not_an_integer_is_refused(action):
+    e = GhostrulesAEC("betrayal", parameters={"players": 3})
+    e.reset(seed=1)
+    before = e.state_.to_json()
+    with pytest.raises(ValueError, match="not legal"):
+        e.step(action)
+    assert e.state_.to_json() == before
+    e.step(np.int64(0))  # numpy's integers are integers
+    assert e.state_.to_json() != before

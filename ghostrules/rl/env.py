@@ -14,7 +14,9 @@ Actions
     ``Discrete(max_actions)``: action ``i`` is the ``i``-th option of ``state.legal_actions()``.
     That list has a stable order, fixed by the spec: the options of the decision in the order they
     are written, and for an option offered for several values, those values in their domain's
-    order. The action mask has a 1 at ``i`` for ``i < len(legal_actions())``. A decision with
+    order. The action mask has a 1 at ``i`` for ``i < len(legal_actions())``. ``step`` takes an
+    integer (numpy's too); another index, or a float, a string or a bool, raises ``ValueError``
+    and leaves the position as it was. A decision with
     more options than ``max_actions`` raises ``ValueError`` (pass a larger ``max_actions``).
 
 Observations
@@ -38,6 +40,7 @@ Rewards
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable
 from typing import Any
@@ -203,13 +206,15 @@ class GhostrulesAEC(AECEnv):
             return
         assert self.state_ is not None
         options = self._options_cache
-        if action is None or not 0 <= int(action) < len(options):
+        # an integer (numpy's too); a float, a string or a bool is a mistake, never truncated
+        index = operator.index(action) if hasattr(action, "__index__") and not isinstance(action, bool) else None
+        if index is None or not 0 <= index < len(options):
             raise ValueError(f"action {action!r} is not legal for {agent}: {len(options)} options "
-                             f"at '{self.state_.prompt()}'")
+                             f"at '{self.state_.prompt()}' (an integer 0..{len(options) - 1})")
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        self.state_.apply_action(options[int(action)])
+        self.state_.apply_action(options[index])
         self.steps += 1
         self._advance()
         self._select()
