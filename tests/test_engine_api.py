@@ -278,3 +278,25 @@ def test_a_pickled_state_of_a_second_game_of_one_configuration_keeps_its_game(ga
     state = second.new_initial_state()
     assert pickle.loads(pickle.dumps(state)).game is second
     assert pickle.loads(pickle.dumps(game.new_initial_state())).game is game
+
+
+@pytest.mark.parametrize("expression,words", [
+    ("nope + 1", "in 'nope + 1': unknown name 'nope'"),
+    ("stock[zed]", "unknown name 'zed'"),
+    ("", "'' is not a valid expression"),
+    ("supply >", "'supply >' is not a valid expression"),
+])
+def test_eval_of_a_bad_expression_raises_spec_error_saying_why(game: ghostrules.Game, expression: str,
+                                                               words: str) -> None:
+    state = rolled(game, "two")
+    with pytest.raises(ghostrules.SpecError) as info:
+        state.eval(expression)
+    assert words in str(info.value)
+    assert "(rule )" not in str(info.value) and "<query>" not in str(info.value)
+
+
+def test_eval_wants_text(game: ghostrules.Game) -> None:
+    state = rolled(game, "two")
+    assert state.eval("supply") == 10 and state.eval("active") == "ann" and state.eval("supply > 3") is True
+    with pytest.raises(TypeError):
+        state.eval(3)  # type: ignore[arg-type]

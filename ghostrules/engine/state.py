@@ -20,6 +20,8 @@ from .errors import IllegalActionError, SpecRuntimeError
 from .machine import STEP_LIMIT, Machine
 from .menus import SHOWN_MAX, no_options
 from .program import MenuI, RandomI, RollI
+from ..spec.expr import ExprError
+from ..spec.source import SpecError
 
 if TYPE_CHECKING:
     from .game import Game
@@ -299,8 +301,18 @@ class State(Machine):
         return layout.symbol(type_, value)
 
     def eval(self, expression: str) -> Any:
-        """Evaluate a condition-language expression in this position (for queries and tests)."""
-        fn, t = self.game.program.query(expression)
+        """Evaluate a condition-language expression in this position (for queries and tests): an int,
+        a bool, or a symbol's name. An expression that does not parse or type-check raises SpecError
+        saying why (without a file or rule: the expression is the caller's); one that is not text,
+        TypeError."""
+        if not isinstance(expression, str):
+            raise TypeError(f"eval expects an expression as text, not {type(expression).__name__} {expression!r}")
+        try:
+            fn, t = self.game.program.query(expression)
+        except ExprError as exc:
+            raise SpecError(f"{expression!r} is not a valid expression: {exc}") from None
+        except SpecError as exc:
+            raise SpecError(exc.message.replace(" (rule )", "")) from None
         value = fn(self.values, {})
         if t == "bool":
             return bool(value)
