@@ -40,7 +40,13 @@ def load_game(name: str, **parameters: Any) -> Game:
 
     Unknown games, parameters or values raise SpecError with the allowed values. The same
     configuration (defaults filled in) always gives the same Game, so states of it compare equal."""
-    game = _load(name, tuple(sorted(parameters.items())))
+    key = tuple(sorted(parameters.items()))
+    try:
+        hash(key)
+    except TypeError:  # a value that is no parameter value (a list...): the spec says which are
+        load_spec(name, **parameters)
+        raise
+    game = _load(name, key)
     return _by_settings.setdefault((name, tuple(sorted(game.spec.settings))), game)
 
 

@@ -300,3 +300,15 @@ def test_eval_wants_text(game: ghostrules.Game) -> None:
     assert state.eval("supply") == 10 and state.eval("active") == "ann" and state.eval("supply > 3") is True
     with pytest.raises(TypeError):
         state.eval(3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [[4], 4.0, "4", True, None], ids=repr)
+def test_a_parameter_value_of_another_type_is_a_spec_error(value: Any) -> None:
+    with pytest.raises(ghostrules.SpecError) as info:
+        ghostrules.load_game("betrayal", players=value)
+    assert f"parameter players={value!r} is not one of [3, 4, 5, 6]" in str(info.value)
+
+
+def test_a_parameter_value_of_its_own_type_loads_the_game() -> None:
+    game = ghostrules.load_game("betrayal", players=4)
+    assert game is ghostrules.load_game("betrayal", players=4) and dict(game.spec.settings)["players"] == 4

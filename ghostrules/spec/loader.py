@@ -496,6 +496,14 @@ def _matches(cond: Any, params: dict[str, Any]) -> bool:
     return True
 
 
+def _kind(value: Any) -> type:
+    """bool, int, str or the value's own type (a string read from a spec is a str of its own)."""
+    for kind in (bool, int, str):
+        if isinstance(value, kind):
+            return kind
+    return type(value)
+
+
 def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
     """Read ``specs/<game>`` for the configuration ``params`` and apply its overlays."""
     base = root or SPECS_ROOT
@@ -511,7 +519,8 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
     chosen: dict[str, Any] = {}
     for par in parameters:
         value = params.get(par.name, par.default)
-        if value not in par.values:
+        # the value itself, of its kind: 4.0 or True are not 4 or 1 (they would be compiled as such)
+        if not any(value == v and _kind(value) is _kind(v) for v in par.values):
             raise SpecError(f"parameter {par.name}={value!r} is not one of {list(par.values)}")
         chosen[par.name] = value
     unknown = set(params) - set(chosen)
