@@ -312,3 +312,14 @@ def test_a_parameter_value_of_another_type_is_a_spec_error(value: Any) -> None:
 def test_a_parameter_value_of_its_own_type_loads_the_game() -> None:
     game = ghostrules.load_game("betrayal", players=4)
     assert game is ghostrules.load_game("betrayal", players=4) and dict(game.spec.settings)["players"] == 4
+
+
+@pytest.mark.parametrize("value,words", [("zzz", "s='zzz' is not a seat"), (None, "s=None is not a seat"),
+                                         (99, "s=99 is not a seat"), (2.5, "s=2.5 is not a seat")], ids=repr)
+def test_state_at_names_a_bad_argument(value: Any, words: str) -> None:
+    game = ghostrules.load_game("betrayal", players=3)
+    with pytest.raises(ValueError) as info:
+        game.state_at("attack", {"s": value})
+    assert type(info.value) is ValueError and words in str(info.value)
+    with pytest.raises(ValueError, match="ranged=.x. is not a bool"):
+        game.state_at("attack_explorer", {"a": 0, "o": "none", "ranged": "x"})

@@ -82,11 +82,7 @@ class Game:
             raise ValueError(f"{procedure} takes {sorted(wanted)}, given {sorted(given)}")
         local: dict[str, int] = {}
         for name, value in given.items():
-            t = wanted[name]
-            if isinstance(value, str) and t not in ("int", "bool"):
-                local[name] = -1 if value == "none" else self.layout.domains[t].index(value)
-            else:
-                local[name] = int(value)
+            local[name] = self._argument(procedure, name, wanted[name], value)
         values = list(base.values) if base is not None else self.layout.initial_values()
         stack = [[proc.index, 0, local]]
         if stop:
@@ -95,6 +91,21 @@ class Game:
         state._run()
         state._undo.clear()  # nothing to roll back to before the first action
         return state
+
+    def _argument(self, procedure: str, name: str, type_: str, value: Any) -> int:
+        """The int standing for ``value`` as argument ``name`` (of type ``type_``) of ``procedure``: a
+        symbol by name (``"none"`` for none) or index, an int, a bool; else ValueError saying which."""
+        if type_ in ("int", "bool"):
+            if hasattr(value, "__index__"):  # an int or a bool (numpy's too), for either type
+                return int(value)
+            raise ValueError(f"{procedure}: {name}={value!r} is not a{'n int' if type_ == 'int' else ' bool'}")
+        symbols = self.layout.domains[type_].symbols
+        if isinstance(value, str) and (value == "none" or value in symbols):
+            return -1 if value == "none" else symbols.index(value)
+        if not isinstance(value, (bool, str)) and hasattr(value, "__index__") and -1 <= value < len(symbols):
+            return int(value)
+        shown = ", ".join(symbols[:10]) + (f" ... ({len(symbols)} in all)" if len(symbols) > 10 else "")
+        raise ValueError(f"{procedure}: {name}={value!r} is not a {type_} (one of {shown}, or none)")
 
     def state_from_json(self, text: str, tracing: bool = False) -> State:
         """The state that ``State.to_json`` wrote, equal to it (values, stack, outcome), with the same
