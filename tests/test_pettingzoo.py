@@ -137,3 +137,14 @@ def test_an_action_that_is_not_an_integer_is_refused(action):
     assert e.state_.to_json() == before
     e.step(np.int64(0))  # numpy's integers are integers
     assert e.state_.to_json() != before
+
+
+def test_a_numpy_integer_seed_is_the_same_seed():
+    games = []
+    for seed in (7, np.int64(7), np.int32(7)):
+        e = GhostrulesAEC("betrayal", parameters={"players": 3})
+        e.reset(seed=seed)
+        for _ in range(30):
+            e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
+        games.append([a.to_json() for a in e.state_.history()])
+    assert games[0] == games[1] == games[2]

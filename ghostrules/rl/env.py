@@ -163,7 +163,8 @@ class GhostrulesAEC(AECEnv):
         generator, ``random.Random(0)`` at first, goes on when ``seed`` is None), up to the first
         decision, whose player's agent is selected. ``options`` is accepted and ignored."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            # numpy's integers (what np.random gives) seed as the int they stand for
+            self._rng = random.Random(operator.index(seed) if hasattr(seed, "__index__") else seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
