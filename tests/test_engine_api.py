@@ -323,3 +323,11 @@ def test_state_at_names_a_bad_argument(value: Any, words: str) -> None:
     assert type(info.value) is ValueError and words in str(info.value)
     with pytest.raises(ValueError, match="ranged=.x. is not a bool"):
         game.state_at("attack_explorer", {"a": 0, "o": "none", "ranged": "x"})
+
+
+def test_play_takes_a_numpy_integer_seed(game: ghostrules.Game) -> None:
+    np = pytest.importorskip("numpy")
+    for seed in range(5):
+        a = ghostrules.play(game, seed=seed)
+        b = ghostrules.play(game, seed=np.int64(seed))
+        assert [x.to_json() for x in a.history()] == [x.to_json() for x in b.history()]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import operator
 import os
 import random
 import weakref
@@ -233,8 +234,8 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
          max_actions: int = 100_000, on_step: Callable[[State], None] | None = None) -> State:
     """Play one game to the end, seeded: chance outcomes by their probabilities, decisions by ``policy``.
 
-    The same seed and policy always give the same game."""
-    rng = random.Random(seed)
+    The same seed and policy always give the same game; a numpy integer seeds as the int it stands for."""
+    rng = random.Random(operator.index(seed) if hasattr(seed, "__index__") else seed)
     state = game.new_initial_state(tracing)
     # The loop of is_terminal(), is_chance_node(), sample_chance or policy, and apply_action, with
     # the pending node taken from the machine (State._step answers where it stopped) instead of
