@@ -331,3 +331,9 @@ def test_play_takes_a_numpy_integer_seed(game: ghostrules.Game) -> None:
         a = ghostrules.play(game, seed=seed)
         b = ghostrules.play(game, seed=np.int64(seed))
         assert [x.to_json() for x in a.history()] == [x.to_json() for x in b.history()]
+
+
+def test_a_specs_folder_may_be_given_as_text() -> None:
+    from ghostrules.spec import available_games
+    assert available_games(str(FIXTURES)) == available_games(FIXTURES) and "toy" in available_games(str(FIXTURES))
+    assert load_spec("toy", root=str(FIXTURES)).settings == load_spec("toy", root=FIXTURES).settings

@@ -38,10 +38,10 @@ def games_root() -> Path:
     return SPECS_ROOT
 
 
-def available_games(root: Path | None = None) -> list[str]:
-    """The names of the games under ``root`` (default: the package's ``specs/``), sorted: every
-    folder that holds a ``game.yaml``; an empty list when ``root`` is not a folder."""
-    base = root or SPECS_ROOT
+def available_games(root: Path | str | None = None) -> list[str]:
+    """The names of the games under ``root`` (a path or its text; default: the package's ``specs/``),
+    sorted: every folder that holds a ``game.yaml``; an empty list when ``root`` is not a folder."""
+    base = Path(root) if root else SPECS_ROOT
     return sorted(p.name for p in base.iterdir() if (p / "game.yaml").is_file()) if base.is_dir() else []
 
 
@@ -504,9 +504,10 @@ def _kind(value: Any) -> type:
     return type(value)
 
 
-def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
-    """Read ``specs/<game>`` for the configuration ``params`` and apply its overlays."""
-    base = root or SPECS_ROOT
+def load_spec(game: str, root: Path | str | None = None, **params: Any) -> GameSpec:
+    """Read ``specs/<game>`` (or ``<root>/<game>``, ``root`` a path or its text) for the configuration
+    ``params`` and apply its overlays."""
+    base = Path(root) if root else SPECS_ROOT
     folder = base / game
     if not (folder / "game.yaml").is_file():
         raise SpecError(f"unknown game {game!r}; available: {', '.join(available_games(base)) or 'none'}")
