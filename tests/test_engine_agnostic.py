@@ -68,7 +68,8 @@ def test_engine_calls_no_definition_of_a_spec() -> None:
     assert {"card_in", "occupied", "attack_target"} <= names  # one of each game's, and the pattern finds them
     assert spec_names_called("(``card_in(x)``, ``ins.value(v, L)``, e.g. occupied(x))", names) == \
         ["card_in", "occupied"]
-    hits = [f"{p.name}: {name}" for p in ENGINE_FILES for name in spec_names_called(p.read_text(encoding="utf-8"), names)]
+    hits = [f"{p.name}: {name}" for p in ENGINE_FILES
+            for name in spec_names_called(p.read_text(encoding="utf-8"), names)]
     assert hits == []
 
 

@@ -212,7 +212,7 @@ def test_a_malformed_json_state_is_refused_with_a_value_error(game: ghostrules.G
     (("set", "supply", None), ValueError, "not NoneType None"),
     (("set", "supply", "ten"), ValueError, "'ten'"),
     (("set", "supply", 2.5), ValueError, "not float 2.5"),
-], ids=lambda x: repr(x) if isinstance(x, tuple) else "")
+], ids=lambda x: " ".join(map(str, x)) if isinstance(x, tuple) else None)
 def test_get_and_set_name_the_bad_slot_index_or_value(game: ghostrules.Game, call: tuple, error: type,
                                                       words: str) -> None:
     state = rolled(game, "two")

@@ -333,7 +333,8 @@ class ExprCompiler(SlotPatterns):
             first = _conjuncts(rule.value)
             if len(first) > 1 and len(first[0].render()) <= INLINE_LIMIT:
                 # a larger condition ``a and b ...``: its first part is tested in place, and the call
-                # made only when it holds (a quantifier over a table's items mostly meets items the first part rules out)
+                # made only when it holds (a quantifier over a table's items mostly meets items the first
+                # part rules out)
                 outer = self._binds
                 self._binds = {p: (c, n) for (p, _), c, n in zip(rule.params, codes, sizes)}
                 try:

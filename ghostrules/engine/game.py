@@ -49,7 +49,8 @@ class Game:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as where its spec was read from and its settings; unpickled as the same Game object
         in the process that pickled it (so that states of it compare equal), elsewhere as the Game of
-        that configuration compiled there, or compiled again from its spec. A Game built from a spec read from no folder cannot be pickled."""
+        that configuration compiled there, or compiled again from its spec. A Game built from a spec
+        read from no folder cannot be pickled."""
         if not self.spec.root:
             raise TypeError(f"{self!r} was compiled from a spec read from no folder: it cannot be pickled")
         return _game_of, (*self._origin(), self._serial)

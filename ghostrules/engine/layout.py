@@ -103,8 +103,9 @@ class Layout:
         slot = self.slots.get(name) if isinstance(name, str) else None
         if slot is None:
             close = difflib.get_close_matches(str(name), self.slots, n=3)
-            raise KeyError(f"no state slot {name!r}" + (f"; did you mean {', '.join(close)}?" if close else
-                                                          f" ({len(self.slots)} slots, e.g. {', '.join(list(self.slots)[:6])})"))
+            hint = (f"; did you mean {', '.join(close)}?" if close
+                    else f" ({len(self.slots)} slots, e.g. {', '.join(list(self.slots)[:6])})")
+            raise KeyError(f"no state slot {name!r}{hint}")
         if len(symbols) != len(slot.sizes):
             raise KeyError(f"{name} takes {len(slot.sizes)} indices: {list(slot.var.index)}")
         flat = slot.offset
