@@ -337,3 +337,10 @@ def test_a_specs_folder_may_be_given_as_text() -> None:
     from ghostrules.spec import available_games
     assert available_games(str(FIXTURES)) == available_games(FIXTURES) and "toy" in available_games(str(FIXTURES))
     assert load_spec("toy", root=str(FIXTURES)).settings == load_spec("toy", root=FIXTURES).settings
+
+
+def test_a_policy_that_answers_no_action_stops_play_with_an_illegal_action_error(game: ghostrules.Game) -> None:
+    for answer in (None, 0, "fly to the moon"):
+        with pytest.raises(IllegalActionError) as info:
+            ghostrules.play(game, seed=1, policy=lambda state, rng: answer)
+        assert info.value.rule_id == "T-TURN"
