@@ -10,10 +10,12 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from .engine import (CHANCE, TERMINAL, Action, ActionLimitError, Game, IllegalActionError, LogEntry, Outcome,
                      SpecRuntimeError, State, play, random_policy)
+from .engine.game import _compiled
 from .spec import SpecError, available_games, load_spec
 
 __all__ = ["Action", "ActionLimitError", "CHANCE", "Game", "IllegalActionError", "LogEntry", "Outcome", "SpecError",
@@ -24,7 +26,10 @@ __version__ = "0.1.0"
 
 @lru_cache(maxsize=32)
 def _load(name: str, frozen: tuple[tuple[str, Any], ...]) -> Game:
-    return Game(load_spec(name, **dict(frozen)))
+    spec = load_spec(name, **dict(frozen))
+    # the Game an unpickled state of this configuration has compiled already, if any (Game.__reduce__)
+    known = _compiled.get((spec.name, str(Path(spec.root).parent), tuple(spec.settings)))
+    return known if known is not None else Game(spec)
 
 
 _by_settings: dict[tuple[str, Any], Game] = {}
@@ -35,7 +40,13 @@ def load_game(name: str, **parameters: Any) -> Game:
 
     Unknown games, parameters or values raise SpecError with the allowed values. The same
     configuration (defaults filled in) always gives the same Game, so states of it compare equal."""
-    game = _load(name, tuple(sorted(parameters.items())))
+    key = tuple(sorted(parameters.items()))
+    try:
+        hash(key)
+    except TypeError:  # a value that is no parameter value (a list...): the spec says which are
+        load_spec(name, **parameters)
+        raise
+    game = _load(name, key)
     return _by_settings.setdefault((name, tuple(sorted(game.spec.settings))), game)
 
 

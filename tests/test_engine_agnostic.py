@@ -50,6 +50,29 @@ def test_pattern_catches_game_words() -> None:
         assert not GAME_WORDS.search(text), text
 
 
+def spec_definitions() -> set[str]:
+    """The names of the definitions (named conditions and values) of every game under specs/."""
+    from ghostrules.spec import available_games, load_spec
+    return {d.name for game in available_games() for d in load_spec(game).definitions}
+
+
+def spec_names_called(text: str, names: set[str]) -> list[str]:
+    """The names of ``names`` written as calls in ``text`` (``occupied(x)``; not ``ins.value(...)``)."""
+    return [m.group(1) for m in re.finditer(r"(?<![.\w])([A-Za-z_]\w*)\(", text) if m.group(1) in names]
+
+
+def test_engine_calls_no_definition_of_a_spec() -> None:
+    """A docstring or comment of the engine that shows a spec's own definition as an example (a game's
+    ``card_in(x)``) teaches the engine a game; examples there use made-up names."""
+    names = spec_definitions()
+    assert {"card_in", "occupied", "attack_target"} <= names  # one of each game's, and the pattern finds them
+    assert spec_names_called("(``card_in(x)``, ``ins.value(v, L)``, e.g. occupied(x))", names) == \
+        ["card_in", "occupied"]
+    hits = [f"{p.name}: {name}" for p in ENGINE_FILES
+            for name in spec_names_called(p.read_text(encoding="utf-8"), names)]
+    assert hits == []
+
+
 def test_specs_contain_no_python() -> None:
     assert SPECS.is_dir()
     code = [str(p.relative_to(SPECS)) for p in SPECS.rglob("*") if p.suffix in (".py", ".pyc", ".pyw", ".pyx")]

@@ -96,3 +96,55 @@ def test_max_steps_truncates_every_agent():
             assert not terminated and e.steps == 5
         e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
     assert e.agents == [] and e.steps == 5
+
+
+def test_a_compiled_game_with_parameters_is_ambiguous():
+    import ghostrules
+    game = ghostrules.load_game("ghost-stories", **PARAMS)
+    for make in (GhostrulesAEC, env):
+        with pytest.raises(ValueError, match="parameters"):
+            make(game, parameters={"players": 2})
+        with pytest.raises(ValueError, match="ambiguous|already"):
+            make(game, parameters=PARAMS)  # even the same ones: they would be ignored
+    assert GhostrulesAEC(game).game is game
+    assert GhostrulesAEC(game, parameters={}).game is game
+
+
+def test_observing_does_not_serialise_the_state(monkeypatch):
+    """observe reads the value list; serialising the state (history and log included) at each
+    observation made every step cost more as the game went on."""
+    from ghostrules import State
+    e = GhostrulesAEC("ghost-stories", parameters=PARAMS)
+    e.reset(seed=3)
+    expected = json.loads(e.state_.to_json())["values"]
+
+    def refused(self):
+        raise AssertionError("observe serialised the state")
+    monkeypatch.setattr(State, "to_json", refused)
+    obs = e.observe(e.agent_selection)
+    assert obs["observation"].tolist()[:len(expected)] == expected
+    for _ in range(5):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+
+
+@pytest.mark.parametrize("action", [1.7, -0.5, True, "0", np.float32(0.2), [0]], ids=repr)
+def test_an_action_that_is_not_an_integer_is_refused(action):
+    e = GhostrulesAEC("betrayal", parameters={"players": 3})
+    e.reset(seed=1)
+    before = e.state_.to_json()
+    with pytest.raises(ValueError, match="not legal"):
+        e.step(action)
+    assert e.state_.to_json() == before
+    e.step(np.int64(0))  # numpy's integers are integers
+    assert e.state_.to_json() != before
+
+
+def test_a_numpy_integer_seed_is_the_same_seed():
+    games = []
+    for seed in (7, np.int64(7), np.int32(7)):
+        e = GhostrulesAEC("betrayal", parameters={"players": 3})
+        e.reset(seed=seed)
+        for _ in range(30):
+            e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
+        games.append([a.to_json() for a in e.state_.history()])
+    assert games[0] == games[1] == games[2]

@@ -591,7 +591,8 @@ def test_a_bare_state_and_its_scenario_give_the_same_odds(path: Path) -> None:
     (["odds", "--maximise", "tpos[p9, might]"], "error: in 'tpos[p9, might]': unknown name 'p9'\n"),
     (["odds", "--outcome", "roll_total >"], "error: 'roll_total >' is not a valid expression"),
     (["odds", "--horizon", "nonsense"], "no frame of that procedure is running"),
-    (["next", "attack Ox Bellows", "3"], "'3' is not an outcome of this chance node (roll the die) [BH-ROLL-2]"),
+    (["next", "attack Ox Bellows", "3"],
+     "'3' is not an outcome of this chance node (roll the die); outcomes: die: 0, die: 1, die: 2 [BH-ROLL-2]"),
 ])
 def test_bad_question_on_the_command_line(capsys: pytest.CaptureFixture[str], words: list[str], expected: str) -> None:
     """One line naming what was expected; an expression typed on the command line has no "<query>:1:"

@@ -28,6 +28,7 @@ class Action:
         return self.label
 
     def to_json(self) -> list[Any]:
+        """``[kind, *key]``: what identifies the action at its node (the label and rule are not kept)."""
         return [self.kind, *self.key]
 
 
@@ -80,6 +81,7 @@ class LogEntry:
         return f"[{self.rule}] {self.text}"
 
     def to_json(self) -> dict[str, Any]:
+        """The entry as a JSON object: step, rule, kind and text (depth and floor are not kept)."""
         return {"step": self.step, "rule": self.rule, "kind": self.kind, "text": self.text}
 
 

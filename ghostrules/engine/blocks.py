@@ -20,8 +20,8 @@ What a block function returns:
 
 So at any pause the stack holds exactly the frames and pcs the interpreter would have left.
 
-A block that scans one long run of slots for a value in several places (``card_in(x)``, i.e.
-``_first(v, O, N, x)``, and ``x in v[O:O+N]``: which card lies on slot x, over the 65 cards' places)
+A block that scans one long run of slots for a value in several places (``_first(v, O, N, x)``:
+which slot of the run holds ``x``, and ``x in v[O:O+N]``: whether one does)
 keeps what each scan found in a dict for that run (a *memo*, ``_tN``), so that a value looked up
 again is not searched again. A memo is emptied at the block's start and after anything that may
 write the run: a ``set`` of a slot family that overlaps it, a ``move`` between cells that do, and a

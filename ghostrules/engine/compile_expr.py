@@ -335,7 +335,8 @@ class ExprCompiler(SlotPatterns):
             first = _conjuncts(rule.value)
             if len(first) > 1 and len(first[0].render()) <= INLINE_LIMIT:
                 # a larger condition ``a and b ...``: its first part is tested in place, and the call
-                # made only when it holds (a quantifier over cards mostly meets cards the first part rules out)
+                # made only when it holds (a quantifier over a table's items mostly meets items the first
+                # part rules out)
                 outer = self._binds
                 self._binds = {p: (c, n) for (p, _), c, n in zip(rule.params, codes, sizes)}
                 try:
@@ -566,7 +567,7 @@ class ExprCompiler(SlotPatterns):
         return f"{kind}(({body} {head}), default=-1)", rtype
 
     def _static_filter(self, q: str, size: int, values: str, codes: list[str]) -> tuple[str, list[str]]:
-        """Conditions on the bound variable alone (a card table, a constant) are decided here, once:
+        """Conditions on the bound variable alone (a table's column, a constant) are decided here, once:
         the domain becomes the tuple of its values that pass them, and they leave the loop. A
         condition is taken only when none of those left before it can fail, so the same errors come."""
         keep: list[str] = []

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
+import os
 import random
+import weakref
+from pathlib import Path
 from typing import Any, Callable
 
+from ..spec.loader import load_spec
 from ..spec.model import GameSpec
-from .actions import Action, Outcome
-from .errors import ActionLimitError
+from .actions import Action, LogEntry, Outcome
+from .errors import ActionLimitError, IllegalActionError
 from .layout import Layout
 from .menus import MenuFn, compile_menu
 from .program import MenuI, Program, RandomI, RollI
@@ -29,9 +35,29 @@ class Game:
         self.menus: dict[MenuI, MenuFn] = {ins: compile_menu(self.program, ins) for proc in self.program.procs
                                            for ins in proc.code if type(ins) is MenuI}
         self.program.exprs.codes.save()  # the code objects compiled, for the next load (engine/codecache.py)
+        # found again by an unpickled state of this configuration (see __reduce__): in this process,
+        # this very Game; in another, the first Game of its configuration compiled there
+        self._serial = (os.getpid(), next(_serials))
+        _instances[self._serial] = self
+        if spec.root:
+            _compiled.setdefault(self._origin(), self)
+
+    def _origin(self) -> tuple[str, str, tuple[tuple[str, Any], ...]]:
+        """(name, folder of the specs, settings): what loads this configuration again."""
+        return self.spec.name, str(Path(self.spec.root).parent), tuple(self.spec.settings)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as where its spec was read from and its settings; unpickled as the same Game object
+        in the process that pickled it (so that states of it compare equal), elsewhere as the Game of
+        that configuration compiled there, or compiled again from its spec. A Game built from a spec
+        read from no folder cannot be pickled."""
+        if not self.spec.root:
+            raise TypeError(f"{self!r} was compiled from a spec read from no folder: it cannot be pickled")
+        return _game_of, (*self._origin(), self._serial)
 
     @property
     def name(self) -> str:
+        """The game's name: its folder under ``specs/`` (``spec.name``)."""
         return self.spec.name
 
     def new_initial_state(self, tracing: bool = False) -> State:
@@ -58,11 +84,7 @@ class Game:
             raise ValueError(f"{procedure} takes {sorted(wanted)}, given {sorted(given)}")
         local: dict[str, int] = {}
         for name, value in given.items():
-            t = wanted[name]
-            if isinstance(value, str) and t not in ("int", "bool"):
-                local[name] = -1 if value == "none" else self.layout.domains[t].index(value)
-            else:
-                local[name] = int(value)
+            local[name] = self._argument(procedure, name, wanted[name], value)
         values = list(base.values) if base is not None else self.layout.initial_values()
         stack = [[proc.index, 0, local]]
         if stop:
@@ -72,14 +94,61 @@ class Game:
         state._undo.clear()  # nothing to roll back to before the first action
         return state
 
+    def _argument(self, procedure: str, name: str, type_: str, value: Any) -> int:
+        """The int standing for ``value`` as argument ``name`` (of type ``type_``) of ``procedure``: a
+        symbol by name (``"none"`` for none) or index, an int, a bool; else ValueError saying which."""
+        if type_ in ("int", "bool"):
+            if hasattr(value, "__index__"):  # an int or a bool (numpy's too), for either type
+                return int(value)
+            raise ValueError(f"{procedure}: {name}={value!r} is not a{'n int' if type_ == 'int' else ' bool'}")
+        symbols = self.layout.domains[type_].symbols
+        if isinstance(value, str) and (value == "none" or value in symbols):
+            return -1 if value == "none" else symbols.index(value)
+        if not isinstance(value, (bool, str)) and hasattr(value, "__index__") and -1 <= value < len(symbols):
+            return int(value)
+        shown = ", ".join(symbols[:10]) + (f" ... ({len(symbols)} in all)" if len(symbols) > 10 else "")
+        raise ValueError(f"{procedure}: {name}={value!r} is not a {type_} (one of {shown}, or none)")
+
     def state_from_json(self, text: str, tracing: bool = False) -> State:
-        doc = json.loads(text)
+        """The state that ``State.to_json`` wrote, equal to it (values, stack, outcome), with the same
+        history (labels and rules included) and log. Text that is not such a JSON state, or the state
+        of another game or configuration, raises ValueError saying which."""
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"not a JSON state (what State.to_json writes): {e}") from None
+        if not isinstance(doc, dict):
+            raise ValueError(f"not a JSON state (what State.to_json writes): a {type(doc).__name__}, not an object")
         if doc.get("game") != self.spec.name or doc.get("settings") != dict(self.spec.settings):
-            raise ValueError("this JSON state belongs to another game or configuration")
+            raise ValueError(f"this JSON state belongs to another game or configuration: game {doc.get('game')!r} "
+                             f"settings {doc.get('settings')!r}, not {self.spec.name!r} {dict(self.spec.settings)!r}")
+        try:
+            return self._state_from_doc(doc, tracing)
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            raise ValueError(f"not a JSON state of {self!r}: {type(e).__name__}: {e}") from None
+
+    def _state_from_doc(self, doc: dict[str, Any], tracing: bool) -> State:
+        """``state_from_json`` once the document names this game; raises KeyError, IndexError,
+        TypeError or ValueError where it is malformed."""
         by_name = self.program.by_name
-        stack = [[by_name[name].index, pc, dict(L)] for name, pc, L in doc["stack"]]
-        state = State(self, list(doc["values"]), stack, tracing)
+        stack = []
+        for name, pc, L in doc["stack"]:
+            proc = by_name[name]
+            if not (isinstance(pc, int) and 0 <= pc < len(proc.code)):
+                raise ValueError(f"{name} has no instruction {pc!r}")
+            stack.append([proc.index, pc, dict(L)])
+        values = [int(x) for x in doc["values"]]
+        if len(values) != self.layout.size:
+            raise ValueError(f"{len(values)} values for the {self.layout.size} slots of the layout")
+        state = State(self, values, stack, tracing)
         state._history = [self._action_from_json(a) for a in doc["history"]]
+        labels = doc.get("labels")
+        if labels is not None and len(labels) == len(state._history):
+            state._history = [Action(a.kind, a.key, label, rule) for a, (label, rule) in zip(state._history, labels)]
+        if doc.get("log"):
+            state._log = [LogEntry(e["step"], e["rule"], e["kind"], e["text"], e["depth"], e["floor"])
+                          for e in doc["log"]]
+            state._floor = doc["floor"]
         if doc.get("outcome"):
             o = doc["outcome"]
             state._outcome = Outcome(o["result"], o["rule"], o.get("text", ""))
@@ -96,6 +165,8 @@ class Game:
         return state
 
     def describe(self, state: State) -> str:
+        """Two lines for people (what ``str(state)`` prints): the game with its settings, then who
+        acts and what is being decided, or how the game ended."""
         lines = [f"{self.spec.title} ({', '.join(f'{k}={v}' for k, v in self.spec.settings)})"]
         if state.is_terminal():
             lines.append(f"over: {state.outcome()}")
@@ -107,13 +178,49 @@ class Game:
         return f"<Game {self.spec.name} {dict(self.spec.settings)}>"
 
 
+# the Games alive in this process, by (process, serial number), and the first of each configuration
+# (name, folder of the specs, settings): where an unpickled Game is found (Game.__reduce__)
+_serials = itertools.count()
+_instances: "weakref.WeakValueDictionary[tuple[int, int], Game]" = weakref.WeakValueDictionary()
+_compiled: "weakref.WeakValueDictionary[tuple[str, str, tuple[tuple[str, Any], ...]], Game]" = \
+    weakref.WeakValueDictionary()
+
+
+def _game_of(name: str, folder: str, settings: tuple[tuple[str, Any], ...], serial: tuple[int, int]) -> Game:
+    """An unpickled Game: the same object where it was pickled, else the Game of its configuration
+    compiled in this process, else a new one compiled from its spec."""
+    game = _instances.get(serial) if serial[0] == os.getpid() else None
+    if game is None:
+        game = _compiled.get((name, folder, settings))
+    return game if game is not None else Game(load_spec(name, root=Path(folder), **dict(settings)))
+
+
+def _state_of(game: Game, text: str, tracing: bool | str) -> State:
+    """A pickled state: its JSON, read back by its game."""
+    return game.state_from_json(text, tracing=tracing)
+
+
 def random_policy(state: State, rng: random.Random) -> Action:
-    """Pick a legal decision uniformly."""
-    return rng.choice(state.legal_actions())
+    """Pick one of ``state.legal_actions()`` uniformly with ``rng`` (a decision's options only).
+
+    At a chance node it raises IllegalActionError (draw the outcome with ``sample_chance``), and
+    at the end of the game too, each naming the node's or the outcome's rule; ``play`` calls it
+    only at decisions."""
+    options = state.legal_actions()
+    if not options:
+        outcome = state.outcome()
+        if outcome is not None:
+            raise IllegalActionError(f"random_policy: the game is over ({outcome}); there is nothing to decide",
+                                     outcome.rule_id)
+        raise IllegalActionError(f"random_policy picks a decision's option, and this is a chance node "
+                                 f"({state.prompt()}): draw its outcome with sample_chance(state, rng)",
+                                 state.node_rule())
+    return rng.choice(options)
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw a chance outcome with its exact probability.
+    """Draw a chance outcome with its exact probability (at a decision, or at the end of the game,
+    IllegalActionError naming the node's or the outcome's rule).
 
     ``rng.random()`` is a multiple k / 2**53; the outcome is the first whose cumulative
     probability exceeds it, compared exactly in integers."""
@@ -128,8 +235,8 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
          max_actions: int = 100_000, on_step: Callable[[State], None] | None = None) -> State:
     """Play one game to the end, seeded: chance outcomes by their probabilities, decisions by ``policy``.
 
-    The same seed and policy always give the same game."""
-    rng = random.Random(seed)
+    The same seed and policy always give the same game; a numpy integer seeds as the int it stands for."""
+    rng = random.Random(operator.index(seed) if hasattr(seed, "__index__") else seed)
     state = game.new_initial_state(tracing)
     # The loop of is_terminal(), is_chance_node(), sample_chance or policy, and apply_action, with
     # the pending node taken from the machine (State._step answers where it stopped) instead of

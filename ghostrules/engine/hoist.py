@@ -2,8 +2,8 @@
 
 A quantifier (``any(... for q in D if cond)``, a ``members`` list, ``next``, ``sum`` ...) evaluates its
 condition and body once per element of its domain. A part of them that reads neither the quantifier's
-variable nor any variable bound inside the quantifier (``home_board(g, by)`` in ``x in slot if
-placement_allowed(g, by, x)``) has the same value for every element: the state does not change
+variable nor any variable bound inside the quantifier (``owner(p)`` in ``x in cells if
+allowed(owner(p), x)``) has the same value for every element: the state does not change
 while an expression is evaluated, and expressions have no side effects (they read the value list and
 the locals, never write them). Such a part is computed once, before the loop.
 
@@ -22,9 +22,9 @@ Because expressions are pure, the discarded attempt leaves no trace. So the gene
         return <the comprehension reading _t1, _t2>
 
 and the quantifier's place in the expression becomes the call ``_dN(v, L, ...)``. Two invariant
-parts are moved in a changed form: a run of slots tested for membership (``x in v[a:b]``, e.g.
-``occupied(x)`` over the cards' places) becomes a set, and the first place of a value in a long run
-(``_first(v, a, n, x)``, e.g. ``card_in(x)``) is looked up in a table of first places (``_firsts``),
+parts are moved in a changed form: a run of slots tested for membership (``x in v[a:b]``: does
+some slot of the run hold ``x``) becomes a set, and the first place of a value in a long run
+(``_first(v, a, n, x)``: which slot of the run holds ``x``) is looked up in a table of first places (``_firsts``),
 both built once per evaluation and giving the same answers as the scans.
 
 The same speculative helper computes *common subexpressions* once: a costly part written more than

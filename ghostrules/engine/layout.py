@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+import operator
+
 import attrs
 
 from ..spec.model import GameSpec, Var
@@ -78,7 +81,7 @@ class Layout:
         return f"?{value}"
 
     def label(self, type_: str, value: int) -> str:
-        """Like symbol, but with a domain's human label where it has one (card names)."""
+        """Like symbol, but with a domain's human label where it has one (the names a spec gives its items)."""
         if type_ in self.domains and value >= 0:
             dom = self.domains[type_]
             if dom.labels and value < len(dom.labels):
@@ -93,12 +96,34 @@ class Layout:
         return f"{name}[{', '.join(self.symbol(d, k) for d, k in zip(var.index, key))}]"
 
     def index(self, name: str, *symbols: str | int) -> int:
-        """Flat position of ``name[symbols...]`` (symbols by name or index)."""
-        slot = self.slots[name]
+        """Flat position of ``name[symbols...]`` (symbols by name, or by index in their domain).
+
+        An unknown slot, a wrong number of indices, a symbol not of the index's domain or an index
+        outside it raises KeyError saying which (never the position of another slot)."""
+        slot = self.slots.get(name) if isinstance(name, str) else None
+        if slot is None:
+            close = difflib.get_close_matches(str(name), self.slots, n=3)
+            hint = (f"; did you mean {', '.join(close)}?" if close
+                    else f" ({len(self.slots)} slots, e.g. {', '.join(list(self.slots)[:6])})")
+            raise KeyError(f"no state slot {name!r}{hint}")
         if len(symbols) != len(slot.sizes):
             raise KeyError(f"{name} takes {len(slot.sizes)} indices: {list(slot.var.index)}")
         flat = slot.offset
-        for dom_name, sym, stride in zip(slot.var.index, symbols, slot.strides):
-            i = sym if isinstance(sym, int) else self.domains[dom_name].index(str(sym))
+        for dom_name, sym, size, stride in zip(slot.var.index, symbols, slot.sizes, slot.strides):
+            symbols_of = self.domains[dom_name].symbols
+            if isinstance(sym, str):
+                if sym not in symbols_of:
+                    raise KeyError(f"{name}: {sym!r} is not a {dom_name} (one of {_few(symbols_of)})")
+                i = symbols_of.index(sym)
+            elif not isinstance(sym, bool) and hasattr(sym, "__index__") and 0 <= operator.index(sym) < size:
+                i = operator.index(sym)
+            else:
+                raise KeyError(f"{name}: index {sym!r} is neither a {dom_name} ({_few(symbols_of)}) nor a number "
+                               f"0..{size - 1}")
             flat += i * stride
         return flat
+
+
+def _few(symbols: tuple[str, ...], most: int = 10) -> str:
+    """The first ``most`` symbols of a domain, for an error message."""
+    return ", ".join(symbols[:most]) + (f" ... ({len(symbols)} in all)" if len(symbols) > most else "")

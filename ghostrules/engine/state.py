@@ -9,6 +9,7 @@ decision or chance node to the next is its base class (engine/machine.py).
 from __future__ import annotations
 
 import json
+import operator
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -19,6 +20,8 @@ from .errors import IllegalActionError, SpecRuntimeError
 from .machine import STEP_LIMIT, Machine
 from .menus import SHOWN_MAX, no_options
 from .program import MenuI, RandomI, RollI
+from ..spec.expr import ExprError
+from ..spec.source import SpecError
 
 if TYPE_CHECKING:
     from .game import Game
@@ -33,6 +36,18 @@ def _bound(L: dict, var: str | None, value: int) -> dict:
     if var is not None:
         L[var] = value
     return L
+
+
+def _listed(actions: list[Action], most: int = 12) -> str:
+    """The labels of ``actions`` for an error message: the first ``most``, then how many more."""
+    shown = ", ".join(a.label for a in actions[:most])
+    return shown + (f" ... ({len(actions)} in all)" if len(actions) > most else "")
+
+
+def _short(text: str, most: int) -> str:
+    """``text`` on one line, cut to ``most`` characters (the cut marked with ...)."""
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 class State(Machine):
@@ -72,6 +87,7 @@ class State(Machine):
 
     # ---- reading the position ----------------------------------------------------------
     def is_terminal(self) -> bool:
+        """True once the game has ended (``outcome()`` then tells how): no action is legal any more."""
         return self._outcome is not None
 
     def outcome(self) -> Outcome | None:
@@ -87,6 +103,8 @@ class State(Machine):
         return self.game.program.procs[frame[0]].code[frame[1]]
 
     def is_chance_node(self) -> bool:
+        """True when chance acts now (a roll or a draw: its outcomes are ``chance_outcomes()``); False
+        at a decision and at the end."""
         stack = self.stack
         if self._outcome is not None or not stack:
             return False
@@ -104,6 +122,7 @@ class State(Machine):
         return CHANCE
 
     def current_player_name(self) -> str:
+        """The name of ``current_player()``: the player's symbol, or ``"chance"`` or ``"terminal"``."""
         p = self.current_player()
         if p == TERMINAL:
             return "terminal"
@@ -123,6 +142,7 @@ class State(Machine):
         return ""
 
     def node_rule(self) -> str:
+        """The rule ID of the pending decision or chance node; ``""`` at the end of the game."""
         node = self._node()
         return node.rule if node is not None else ""
 
@@ -188,7 +208,11 @@ class State(Machine):
                 return action
         table = self._chance_table()
         if table is None:
-            raise IllegalActionError("not a chance node", self.node_rule(), "")
+            if self._outcome is not None:
+                raise IllegalActionError(f"sample_chance: the game is over ({self._outcome}); there is no chance "
+                                         f"node", self._outcome.rule_id)
+            raise IllegalActionError(f"sample_chance: not a chance node but a decision ({self.prompt()}): pick one of "
+                                     f"legal_actions()", self.node_rule())
         make, keys, weights, total = table
         if total == len(keys):  # equal weights: the outcome at the point u / scale, found at once
             chosen = keys[u * total // scale]
@@ -210,6 +234,8 @@ class State(Machine):
         return Score(sum(points for _, _, points in lines), lines)
 
     def history(self) -> list[Action]:
+        """The actions applied so far, in order (a new list). A state read by ``Game.state_from_json``
+        from JSON written without labels (before they were kept) has them without (kind and key only)."""
         return list(self._history)
 
     def log(self) -> list[LogEntry]:
@@ -275,8 +301,18 @@ class State(Machine):
         return layout.symbol(type_, value)
 
     def eval(self, expression: str) -> Any:
-        """Evaluate a condition-language expression in this position (for queries and tests)."""
-        fn, t = self.game.program.query(expression)
+        """Evaluate a condition-language expression in this position (for queries and tests): an int,
+        a bool, or a symbol's name. An expression that does not parse or type-check raises SpecError
+        saying why (without a file or rule: the expression is the caller's); one that is not text,
+        TypeError."""
+        if not isinstance(expression, str):
+            raise TypeError(f"eval expects an expression as text, not {type(expression).__name__} {expression!r}")
+        try:
+            fn, t = self.game.program.query(expression)
+        except ExprError as exc:
+            raise SpecError(f"{expression!r} is not a valid expression: {exc}") from None
+        except SpecError as exc:
+            raise SpecError(exc.message.replace(" (rule )", "")) from None
         value = fn(self.values, {})
         if t == "bool":
             return bool(value)
@@ -287,17 +323,34 @@ class State(Machine):
     def set(self, name: str, *index_and_value: Any) -> None:
         """Set a slot by name (for building positions): ``state.set('stock', 'ann', 3)``.
 
-        Pool cells may only be set in pairs that keep the totals (see ``pool_totals``); the caller
-        of this low-level setter is responsible, and ``check_invariants`` verifies."""
+        The value is an int, a bool, or a symbol of the slot's domain by name (``"none"`` for none);
+        an unknown slot or index raises KeyError, a value of another type or an unknown symbol
+        ValueError, and the state is then unchanged. Ranges are not checked, and pool cells may only
+        be set in pairs that keep the totals (see ``pool_totals``): the caller of this low-level
+        setter is responsible, and ``check_invariants`` verifies."""
+        if not index_and_value:
+            raise TypeError("set(name, *index, value): no value given")
         *index, value = index_and_value
-        self._offered = None
         layout = self.game.layout
-        var = layout.slots[name].var
+        flat = layout.index(name, *index)
+        type_ = layout.slots[name].var.type
         if isinstance(value, bool):
             value = int(value)
         elif isinstance(value, str):
-            value = -1 if value == "none" else layout.domains[var.type].index(value)
-        self.values[layout.index(name, *index)] = value
+            symbols = layout.domains[type_].symbols if type_ in layout.domains else ()
+            if value == "none" and symbols:
+                value = -1
+            elif value in symbols:
+                value = symbols.index(value)
+            else:
+                raise ValueError(f"set {name}: {value!r} is not a value of type {type_}")
+        elif hasattr(value, "__index__"):  # an int, or an integer of numpy's
+            value = operator.index(value)
+        else:
+            raise ValueError(f"set {name}: expected an int, a bool or a symbol's name, not {type(value).__name__} "
+                             f"{value!r}")
+        self._offered = None
+        self.values[flat] = value
 
     def pool_totals(self) -> dict[str, list[int]]:
         """For every conserved pool, the sum over its cells (one number per key of ``per``)."""
@@ -337,6 +390,8 @@ class State(Machine):
 
     # ---- changing the position ---------------------------------------------------------
     def clone(self) -> "State":
+        """An independent copy (values, stack, history, log, outcome): applying actions to either
+        leaves the other as it was; the copy compares equal to this state."""
         other = State(self.game, list(self.values), [[f[0], f[1], dict(f[2])] for f in self.stack], self.tracing)
         other._history = list(self._history)
         other._log = list(self._log)
@@ -346,8 +401,30 @@ class State(Machine):
         other._cited = list(self._cited)
         return other
 
+    def __copy__(self) -> "State":
+        """``copy.copy(state)`` is ``state.clone()``: a shallow copy would share the value list and
+        the frames, so that applying an action to the copy would change this state too."""
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its Game (see ``Game.__reduce__``), its JSON (``to_json``: position, history and
+        log) and its tracing: unpickled it is an equal state of the same Game object when that Game
+        is compiled in this process (for multiprocessing workers, say)."""
+        from .game import _state_of
+        return _state_of, (self.game, self.to_json(), self.tracing)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "State":
+        """``copy.deepcopy(state)`` is ``state.clone()``: the copy shares the (unchanging) Game, as
+        states of one game must to compare equal, instead of copying all of its compiled program."""
+        return self.clone()
+
     def apply_action(self, action: Action | str) -> None:
-        """Apply a decision option or a chance outcome. Atomic: on any error the state is unchanged."""
+        """Apply a decision option or a chance outcome: an Action offered here (by ``legal_actions``
+        or ``chance_outcomes``, or one equal to it: same kind, key and label) or its label.
+
+        Anything else (another type, an Action of another position or game that is not one of this
+        node's) raises IllegalActionError naming the node's rule. Atomic: on any error the state is
+        unchanged."""
         self._step(action)
 
     def _pending(self, action: Action | str) -> tuple[list[Any], Any, Action]:
@@ -460,12 +537,23 @@ class State(Machine):
         frame[1] = opt.target
 
     def current_player_name_for(self, node: MenuI, frame: list[Any]) -> str:
+        """The label of the player who decides at ``node`` with the locals of ``frame`` (``"players"``
+        when no one player does): the name the log gives the chooser."""
         who = node.by(self.values, frame[2])
         return self.game.layout.label(self.game.spec.players, who) if who is not None and who >= 0 else "players"
 
     def _resolve(self, node: Any, action: Action | str) -> Action:
-        """The option or outcome of ``node`` that ``action`` (an Action equal to one, or a label)
-        stands for, by enumerating them (``_pending`` has found the actions just offered by identity)."""
+        """The option or outcome of ``node`` that ``action`` stands for, by enumerating them
+        (``_pending`` has found the actions just offered by identity).
+
+        ``action`` is a label, or an Action equal to one (same kind and key) with the same label, or
+        with none (an Action read from JSON). Anything else raises IllegalActionError naming the
+        node's rule: a value of another type, or an Action of another position or game whose key
+        stands for a different option here."""
+        if not isinstance(action, (Action, str)):
+            raise IllegalActionError(
+                f"apply_action expects an Action (from legal_actions() or chance_outcomes()) or its label, "
+                f"not {type(action).__name__} {action!r}", node.rule, action)
         if isinstance(node, MenuI):
             options = self._menu_options(node)
         else:
@@ -477,6 +565,11 @@ class State(Machine):
         else:
             for a in options:
                 if a == action:
+                    if action.label and action.label != a.label:
+                        raise IllegalActionError(
+                            f"{action.label!r} ({action.kind} {list(action.key)}) is not an option here: "
+                            f"that key stands for {a.label!r} at '{self.prompt()}' (an Action of another "
+                            f"position or game?)", node.rule, action)
                     return a
         why = self._why_illegal(node, action)
         raise IllegalActionError(why, node.rule, action)
@@ -496,9 +589,9 @@ class State(Machine):
                         continue  # a label that only makes sense where its option is offered
                     if text == label:
                         return f"{label!r} is not allowed now ({self.prompt()}; rule {opt.rule} does not permit it)"
-            shown = ", ".join(a.label for a in self._menu_options(node)[:8])
-            return f"{label!r} is not an option of '{self.prompt()}'; options: {shown}"
-        return f"{label!r} is not an outcome of this chance node ({self.prompt()})"
+            return f"{label!r} is not an option of '{self.prompt()}'; options: {_listed(self._menu_options(node))}"
+        outcomes = [a for a, _ in self.chance_outcomes()]
+        return f"{label!r} is not an outcome of this chance node ({self.prompt()}); outcomes: {_listed(outcomes)}"
 
     def _option_values(self, opt: Any, L: dict) -> Iterable[int]:
         if opt.var is None:
@@ -585,8 +678,12 @@ class State(Machine):
 
     # ---- serialisation -----------------------------------------------------------------
     def to_json(self) -> str:
+        """The position as JSON text: game, settings, values, stack, history (each action as
+        ``[kind, *key]``, and its label and rule under ``labels``), outcome, and the log when there is
+        one (each entry with its depth and floor); ``Game.state_from_json`` reads it back as an equal
+        state with the same history and log."""
         procs = self.game.program.procs
-        doc = {
+        doc: dict[str, Any] = {
             "game": self.game.spec.name,
             "settings": dict(self.game.spec.settings),
             "values": self.values,
@@ -594,7 +691,11 @@ class State(Machine):
             "history": [a.to_json() for a in self._history],
             "outcome": None if self._outcome is None else
             {"result": self._outcome.result, "rule": self._outcome.rule_id, "text": self._outcome.text},
+            "labels": [[a.label, a.rule] for a in self._history],
         }
+        if self._log:
+            doc["log"] = [{**e.to_json(), "depth": e.depth, "floor": e.floor} for e in self._log]
+            doc["floor"] = self._floor
         return json.dumps(doc, sort_keys=True)
 
     def __eq__(self, other: object) -> bool:
@@ -606,3 +707,18 @@ class State(Machine):
 
     def __str__(self) -> str:
         return self.game.describe(self)
+
+    def __repr__(self) -> str:
+        """One short line: the game and its settings, the number of actions applied, and who acts
+        (a player and the prompt, or chance), or how the game ended; never longer than ~200 characters."""
+        settings = ",".join(f"{k}={v}" for k, v in self.game.spec.settings)
+        if self._outcome is not None or not self.stack:
+            now = f"over: {self._outcome}" if self._outcome is not None else "no frame left"
+        elif self.is_chance_node():
+            now = f"chance: {self.prompt()}"
+        else:
+            now = f"{self.current_player_name()} to act: {self.prompt()}"
+        rule = self.node_rule()
+        now = _short(now + (f" [{rule}]" if rule and self._outcome is None else ""), 140)
+        n = len(self._history)
+        return f"<State {self.game.spec.name}({_short(settings, 60)}) after {n} action{'' if n == 1 else 's'}, {now}>"

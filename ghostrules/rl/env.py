@@ -14,7 +14,9 @@ Actions
     ``Discrete(max_actions)``: action ``i`` is the ``i``-th option of ``state.legal_actions()``.
     That list has a stable order, fixed by the spec: the options of the decision in the order they
     are written, and for an option offered for several values, those values in their domain's
-    order. The action mask has a 1 at ``i`` for ``i < len(legal_actions())``. A decision with
+    order. The action mask has a 1 at ``i`` for ``i < len(legal_actions())``. ``step`` takes an
+    integer (numpy's too); another index, or a float, a string or a bool, raises ``ValueError``
+    and leaves the position as it was. A decision with
     more options than ``max_actions`` raises ``ValueError`` (pass a larger ``max_actions``).
 
 Observations
@@ -38,7 +40,7 @@ Rewards
 
 from __future__ import annotations
 
-import json
+import operator
 import random
 from collections.abc import Callable
 from typing import Any
@@ -64,7 +66,13 @@ def default_rewards(state: State, n_agents: int) -> list[float]:
 
 
 class GhostrulesAEC(AECEnv):
-    """The AEC environment of one game configuration (see the module docstring for the encodings)."""
+    """The AEC environment of one game configuration (see the module docstring for the encodings).
+
+    ``game`` is a game's name, compiled with ``parameters`` (``load_game(game, **parameters)``), or
+    a compiled ``Game``, whose parameters are fixed already: giving ``parameters`` with a Game is
+    ambiguous and raises ValueError. ``max_actions`` is the size of the action space, ``max_steps``
+    truncates an episode after that many agent actions, ``reward_fn`` gives the final rewards
+    (default ``default_rewards``)."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "ghostrules_v0", "is_parallelizable": False}
 
@@ -72,6 +80,9 @@ class GhostrulesAEC(AECEnv):
                  max_actions: int = 64, max_steps: int | None = None, reward_fn: RewardFn | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
+        if isinstance(game, Game) and parameters:
+            raise ValueError(f"{game!r} is compiled with its parameters already; parameters={parameters!r} "
+                             f"would be ignored: give the game's name with parameters, or the Game alone")
         self.game = game if isinstance(game, Game) else load_game(game, **(parameters or {}))
         players = self.game.spec.players
         self.possible_agents = [f"{symbol}_{i}" for i, symbol in enumerate(self.game.layout.domains[players].symbols)]
@@ -95,15 +106,20 @@ class GhostrulesAEC(AECEnv):
 
     # ---- spaces --------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
+        """The ``Dict`` space of ``agent``'s observations (the same for every agent; see the module docstring)."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(max_actions)``: action ``i`` is the ``i``-th of ``state.legal_actions()``."""
         return self.action_spaces[agent]
 
     # ---- encodings -----------------------------------------------------------------------
     @staticmethod
     def _values(state: State) -> list[int]:
-        return json.loads(state.to_json())["values"]
+        """The position's flat integer vector: the ``values`` of ``state.to_json()``, read directly
+        (serialising the state, its history and log included, at every observation cost time growing
+        with the length of the game)."""
+        return list(state.values)
 
     def _options(self) -> list[Any]:
         assert self.state_ is not None
@@ -116,6 +132,8 @@ class GhostrulesAEC(AECEnv):
         return options
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation of the current position: the vector and the action mask (all zeros
+        unless ``agent`` is to act); see the module docstring for the encoding."""
         assert self.state_ is not None
         state = self.state_
         n_options = len(self._options_cache)
@@ -141,8 +159,12 @@ class GhostrulesAEC(AECEnv):
             self.agent_selection = self.possible_agents[player]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: chance nodes resolved with a generator seeded by ``seed`` (the previous
+        generator, ``random.Random(0)`` at first, goes on when ``seed`` is None), up to the first
+        decision, whose player's agent is selected. ``options`` is accepted and ignored."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            # numpy's integers (what np.random gives) seed as the int they stand for
+            self._rng = random.Random(operator.index(seed) if hasattr(seed, "__index__") else seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -176,25 +198,32 @@ class GhostrulesAEC(AECEnv):
         self._accumulate_rewards()
 
     def step(self, action: int | None) -> None:
+        """The selected agent takes option ``action`` (an index into ``legal_actions()``; ``None`` for
+        an agent that is done); chance nodes are then resolved and the next agent selected. An index
+        that is not an option raises ValueError and the position is unchanged."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         assert self.state_ is not None
         options = self._options_cache
-        if action is None or not 0 <= int(action) < len(options):
+        # an integer (numpy's too); a float, a string or a bool is a mistake, never truncated
+        index = operator.index(action) if hasattr(action, "__index__") and not isinstance(action, bool) else None
+        if index is None or not 0 <= index < len(options):
             raise ValueError(f"action {action!r} is not legal for {agent}: {len(options)} options "
-                             f"at '{self.state_.prompt()}'")
+                             f"at '{self.state_.prompt()}' (an integer 0..{len(options) - 1})")
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        self.state_.apply_action(options[int(action)])
+        self.state_.apply_action(options[index])
         self.steps += 1
         self._advance()
         self._select()
         self._finish_if_over()
 
     def render(self) -> str | None:
+        """The position as text (``str(state)``): returned in ``"ansi"`` mode, printed in ``"human"``
+        mode; None without a render mode."""
         if self.render_mode is None or self.state_ is None:
             return None
         text = str(self.state_)
@@ -204,11 +233,12 @@ class GhostrulesAEC(AECEnv):
         return text
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the environment holds no resources beyond its state."""
 
 
 def env(game: str | Game = "ghost-stories", **kwargs: Any) -> GhostrulesAEC:
-    """The environment, wrapped with PettingZoo's order enforcing wrapper."""
+    """The environment (``GhostrulesAEC(game, **kwargs)``: a Game with ``parameters`` raises
+    ValueError), wrapped with PettingZoo's order enforcing wrapper."""
     from pettingzoo.utils import wrappers
     return wrappers.OrderEnforcingWrapper(GhostrulesAEC(game, **kwargs))
 

@@ -38,8 +38,10 @@ def games_root() -> Path:
     return SPECS_ROOT
 
 
-def available_games(root: Path | None = None) -> list[str]:
-    base = root or SPECS_ROOT
+def available_games(root: Path | str | None = None) -> list[str]:
+    """The names of the games under ``root`` (a path or its text; default: the package's ``specs/``),
+    sorted: every folder that holds a ``game.yaml``; an empty list when ``root`` is not a folder."""
+    base = Path(root) if root else SPECS_ROOT
     return sorted(p.name for p in base.iterdir() if (p / "game.yaml").is_file()) if base.is_dir() else []
 
 
@@ -494,9 +496,18 @@ def _matches(cond: Any, params: dict[str, Any]) -> bool:
     return True
 
 
-def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
-    """Read ``specs/<game>`` for the configuration ``params`` and apply its overlays."""
-    base = root or SPECS_ROOT
+def _kind(value: Any) -> type:
+    """bool, int, str or the value's own type (a string read from a spec is a str of its own)."""
+    for kind in (bool, int, str):
+        if isinstance(value, kind):
+            return kind
+    return type(value)
+
+
+def load_spec(game: str, root: Path | str | None = None, **params: Any) -> GameSpec:
+    """Read ``specs/<game>`` (or ``<root>/<game>``, ``root`` a path or its text) for the configuration
+    ``params`` and apply its overlays."""
+    base = Path(root) if root else SPECS_ROOT
     folder = base / game
     if not (folder / "game.yaml").is_file():
         raise SpecError(f"unknown game {game!r}; available: {', '.join(available_games(base)) or 'none'}")
@@ -509,7 +520,8 @@ def load_spec(game: str, root: Path | None = None, **params: Any) -> GameSpec:
     chosen: dict[str, Any] = {}
     for par in parameters:
         value = params.get(par.name, par.default)
-        if value not in par.values:
+        # the value itself, of its kind: 4.0 or True are not 4 or 1 (they would be compiled as such)
+        if not any(value == v and _kind(value) is _kind(v) for v in par.values):
             raise SpecError(f"parameter {par.name}={value!r} is not one of {list(par.values)}")
         chosen[par.name] = value
     unknown = set(params) - set(chosen)
