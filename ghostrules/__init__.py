@@ -25,8 +25,8 @@ __version__ = "0.1.0"
 
 
 @lru_cache(maxsize=32)
-def _load(name: str, frozen: tuple[tuple[str, Any], ...]) -> Game:
-    spec = load_spec(name, **dict(frozen))
+def _load(name: str, frozen: tuple[tuple[str, type, Any], ...]) -> Game:
+    spec = load_spec(name, **{key: value for key, _, value in frozen})
     # the Game an unpickled state of this configuration has compiled already, if any (Game.__reduce__)
     known = _compiled.get((spec.name, str(Path(spec.root).parent), tuple(spec.settings)))
     return known if known is not None else Game(spec)
@@ -40,7 +40,8 @@ def load_game(name: str, **parameters: Any) -> Game:
 
     Unknown games, parameters or values raise SpecError with the allowed values. The same
     configuration (defaults filled in) always gives the same Game, so states of it compare equal."""
-    key = tuple(sorted(parameters.items()))
+    # each value with its type: 4.0 == 4 and True == 1 hash alike, and must not find the Game of 4 or 1
+    key = tuple(sorted((k, type(v), v) for k, v in parameters.items()))
     try:
         hash(key)
     except TypeError:  # a value that is no parameter value (a list...): the spec says which are

@@ -344,3 +344,11 @@ def test_a_policy_that_answers_no_action_stops_play_with_an_illegal_action_error
         with pytest.raises(IllegalActionError) as info:
             ghostrules.play(game, seed=1, policy=lambda state, rng: answer)
         assert info.value.rule_id == "T-TURN"
+
+
+def test_a_loaded_configuration_is_not_found_by_an_equal_value_of_another_type() -> None:
+    """4.0 == 4 and both hash alike: the cache of compiled games must not hand back players=4's Game
+    (the full suite found it: the case above passed alone and failed after a players=4 load)."""
+    ghostrules.load_game("betrayal", players=4)
+    with pytest.raises(ghostrules.SpecError):
+        ghostrules.load_game("betrayal", players=4.0)
