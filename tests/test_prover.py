@@ -325,6 +325,27 @@ def test_an_unknown_gets_one_longer_try(monkeypatch: pytest.MonkeyPatch, answers
     assert asked == [700, 700 * solving.RETRY_FACTOR][:len(answers)]
 
 
+def test_the_whole_goal_and_each_conjunct_get_the_retry_from_one_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The "unknown: once more with RETRY_FACTOR times the budget" policy lives in one helper
+    (solving._with_retry), used for a whole goal (_attempt: only a goal that is no conjunction)
+    and for each conjunct (_by_conjunct), so the two cannot drift apart."""
+    from ghostrules.prover import solving
+    prover, facts, ob = _betrayal_obligation()
+    calls: list[tuple[int, bool]] = []
+
+    def spy(facts: object, one: object, timeout_ms: int, retry: bool = True) -> tuple[object, None]:
+        calls.append((timeout_ms, retry))
+        return z3.unknown, None
+    monkeypatch.setattr(solving, "_with_retry", spy)
+    monkeypatch.setattr(solving, "_check_instance", lambda *a: None)
+    single = attrs.evolve(ob, goal=prover.state[0] >= -1)
+    both = attrs.evolve(ob, goal=z3.And(prover.state[0] >= -1, prover.state[1] >= -1))
+    assert solving._attempt(prover, facts, single, 700)[0] == z3.unknown
+    assert solving._attempt(prover, facts, both, 700)[0] == z3.unknown
+    assert solving._by_conjunct(facts, both, 700)[0] == z3.unknown
+    assert calls == [(700, True), (700, False), (700, True), (700, True)]
+
+
 def test_a_tiny_resource_limit_is_unknown_whatever_the_load() -> None:
     """The limits are Z3 resource limits (rlimit), not wall-clock timeouts: a goal that needs real
     search is unknown, every time, within a budget of 1 ms's worth of resources (and its retry),
