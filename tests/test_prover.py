@@ -201,6 +201,41 @@ def test_prove_command_runs_the_proof_files(tmp_path: Path, monkeypatch: pytest.
     assert [r["status"] for r in rows] == [status]
 
 
+def test_a_run_removes_its_stale_counterexample_of_an_obligation_proved_now(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A counterexample file an earlier run wrote for an obligation this run proves is stale: the
+    run removes it and says so. Only a file with the prover's name for that obligation AND its
+    header line goes; a file with that name but another first line, and other files, stay."""
+    from ghostrules.cli import main
+    from ghostrules.prover import runner
+    from ghostrules.prover.counterexamples import header_line, scenario_path
+    options = {"all_configurations": False, "timeout_ms": 5000, "kinds": ["conservation"]}
+    ((config, _, records),) = runner.session("ghost-stories", options)  # shared with the run below
+    proved = [r for r in records if r["kind"] == "conservation" and r["status"] == "proved"]
+    rules = sorted({r["rule"] for r in proved})
+    stale_rec = next(r for r in proved if r["rule"] == rules[0])
+    foreign_rec = next(r for r in proved if r["rule"] == rules[1])
+
+    def prop(rec: dict) -> str:
+        return "conservation: " + rec["text"].split()[1]  # "pool qi keeps its totals"
+    stale = scenario_path(tmp_path, prop(stale_rec), config, stale_rec["rule"])
+    stale.write_text(header_line(prop(stale_rec), config, stale_rec) + "\n# old run\ngame: ghost-stories\n")
+    foreign = scenario_path(tmp_path, prop(foreign_rec), config, foreign_rec["rule"])
+    foreign.write_text("# my own notes, named like a counterexample\n")
+    other = tmp_path / "notes.yaml"
+    other.write_text(header_line(prop(stale_rec), config, stale_rec) + "\n")
+    assert main(["prove", "--only", "conservation", "--default-configuration", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert not stale.exists()
+    assert foreign.exists() and other.exists()
+    assert "removed 1 stale file" in out and str(stale) in out
+    stale.write_text(header_line(prop(stale_rec), config, stale_rec) + "\n")
+    assert main(["prove", "--only", "conservation", "--default-configuration", "--out", str(tmp_path),
+                 "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [path for r in rows for path in r["removed"]] == [str(stale)] and not stale.exists()
+
+
 def test_every_proof_file_follows_the_interface() -> None:
     from ghostrules.prover.runner import PROOFS_ROOT, discover
     modules = discover("ghost-stories", PROOFS_ROOT)
