@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable
 
-from .outdir import remove_owned
+from .outdir import remove_owned, site_path
 
 
 def counterexample_state(game: Any, rec: dict[str, Any]) -> Any:
@@ -58,7 +58,8 @@ def write_scenario(game_name: str, config: str, rec: dict[str, Any], out_dir: Pa
     except Exception as exc:  # noqa: BLE001 - the report must go on; say why there is no file
         rec.setdefault("scenario_error", str(exc))
         return None
-    header = (header_line(prop, config, rec) + "\n"
+    site = site_line(rec, Path(spec.root).parent if spec.root else None)
+    header = (header_line(prop, config, rec) + "\n" + (site + "\n" if site else "") +
               f"# The state before {rec['procedure']} runs; `ghostrules ask FILE next` replays it.\n")
     out_dir.mkdir(parents=True, exist_ok=True)
     path = scenario_path(out_dir, prop, config, rec["rule"])
@@ -80,6 +81,23 @@ def scenario_path(out_dir: Path, prop: str, config: str, rule: str) -> Path:
 def header_line(prop: str, config: str, rec: dict[str, Any]) -> str:
     """The first line of a counterexample file: the property, configuration and obligation."""
     return f"# Counterexample to {prop} ({config}): [{rec['rule']}] {rec['where']}: {rec['text']}"
+
+
+# what stands at an obligation's site, by the obligation's kind (local.py states them)
+SITE_KINDS = {"requires": "the call or emit", "options": "the decision or chance node",
+              "conservation": "the write", "invariant": "the write", "range": "the write",
+              "initial": "the declaration"}
+
+
+def site_line(rec: dict[str, Any], specs_folder: Path | None) -> str | None:
+    """The header line naming the obligation's site as a file and line a reader can open
+    (``outdir.site_path``), and what stands there; None if the record names no file and line
+    (the initial ranges: the whole state)."""
+    path = site_path(rec["where"], specs_folder)
+    if path is None:
+        return None
+    what = SITE_KINDS.get(rec["kind"], "the statement") + (f" of rule {rec['rule']}" if rec["rule"] else "")
+    return f"# Site: {path} ({what})"
 
 
 def remove_proved(out_dir: Path, prop: str, config: str, records: Iterable[dict[str, Any]],

@@ -37,3 +37,25 @@ def remove_owned(path: Path, owns: Callable[[list[str]], bool], companions: Iter
             p.unlink()
             removed.append(str(p))
     return removed
+
+
+# the checkout that holds specs/ and proofs/ (a site in the shipped specs is shown relative to it)
+CHECKOUT = Path(__file__).resolve().parent.parent.parent
+
+
+def site_path(where: object, specs_folder: Path | str | None) -> str | None:
+    """A spec site as the loader names it (``Where``, or its text ``ghost-stories/rules/x.yaml:12``:
+    relative to the specs folder) as ``path:line`` a reader can open: relative to the checkout
+    for the shipped specs (``specs/ghost-stories/rules/x.yaml:12``), absolute for specs elsewhere.
+    None when ``where`` is not a file and line, or that file is not in ``specs_folder``."""
+    file, _, line = str(where).rpartition(":")
+    if not file or not line.isdigit() or specs_folder is None:
+        return None
+    path = (Path(specs_folder) / file).resolve()
+    if not path.is_file():
+        return None
+    try:
+        shown = str(path.relative_to(CHECKOUT))
+    except ValueError:
+        shown = str(path)
+    return f"{shown}:{line}"
