@@ -29,7 +29,7 @@ import z3
 import ghostrules
 from ghostrules.engine import Game, State
 from ghostrules.prover import editions as X
-from ghostrules.prover.outdir import remove_owned
+from ghostrules.prover.outdir import remove_owned, site_path
 from ghostrules.query import load_scenario, scenario_text
 from ghostrules.query.scenario import schema_for
 from ghostrules.spec.expr import parse
@@ -114,8 +114,11 @@ def _write(out_dir: str, diff: str, w: X.Witness, config: str, starts: list[Stat
     path = witness_path(out_dir, diff)
     path.parent.mkdir(parents=True, exist_ok=True)
     d = w.divergence
+    # the site as a file and line to open, in the specs the editions were read from (EL's)
+    root = starts[-1].game.spec.root if starts else None
+    at = site_path(w.site.where, Path(root).parent if root else None)
     lines = [f"{_lead(diff)}({config}); found by Z3, replayed in the engine.",
-             f"# site: {w.site.rule} ({w.site.kind}: {w.site.text})",
+             f"# site: {w.site.rule} ({w.site.kind}: {w.site.text})" + (f" at {at}" if at else ""),
              f"# step: {w.site.procedure or 'the score sheet'} {json.dumps(w.args)}",
              f"# actions: {json.dumps(d.actions)}",
              f"# then {d.what} differs: hu {d.shown_a!r} / el {d.shown_b!r}",

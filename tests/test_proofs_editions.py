@@ -64,6 +64,11 @@ def test_witness_files_load_back_and_differ(found, tmp_path):
         assert actions == w.divergence.actions
         assert [s.values for s in states] == [s.values for s in starts]
         assert X.follow(states[0], states[1], actions) is not None
+        # the header names the site as a file and line of the shipped specs, opened from the checkout
+        site = next(line for line in Path(path).read_text().splitlines() if line.startswith("# site: "))
+        file, _, line = site.rsplit(" at ", 1)[1].rpartition(":")
+        assert file.startswith("specs/ghost-stories/") and (ROOT / file).is_file(), site
+        assert 1 <= int(line) <= len((ROOT / file).read_text().splitlines()), site
         # once the specs only note the difference, a run removes this witness as stale
         assert proof.remove_stale_witness(str(tmp_path), diff) == [path]
         assert not Path(path).exists()
