@@ -38,6 +38,8 @@ def test_answer_and_witness_replays(name, tmp_path):
     assert row["status"] == QUESTIONS[name], row["detail"]
     # the witness: the scenario file is the start, the actions file the line; the engine replays it
     start = load_scenario(Path(row["scenario"]))
+    # the header says where the question comes from: its proof file, to open from the checkout
+    assert f"# asked in: proofs/{name}.py (QUESTION; rules " in Path(row["scenario"]).read_text()
     actions = json.loads(Path(row["scenario"]).with_suffix(".actions.json").read_text())
     assert actions == row["counterexample"]["actions"]
     end = replay(start, actions)

@@ -36,7 +36,7 @@ import attrs
 from ..engine import Game, State
 from ..spec.expr import parse
 from ..spec.model import Where
-from .outdir import remove_owned
+from .outdir import CHECKOUT, remove_owned
 
 
 @attrs.define
@@ -102,7 +102,8 @@ def report(q: Question, answer: Answer, start: State, start_text: str, configura
         file = folder / f"{stem}.yaml"
         head = [f"# {q.text}", f"{WITNESS_MARK} from this position, apply these {len(answer.actions)} actions "
                 f"(decisions and chance outcomes) in order; the goal '{q.goal}' then holds",
-                *[f"#   {i + 1}. {a}" for i, a in enumerate(answer.actions)]]
+                *[f"#   {i + 1}. {a}" for i, a in enumerate(answer.actions)],
+                *[line for line in [asked_in(stem, rule_ids)] if line]]
         file.write_text("\n".join(head) + "\n" + start_text, encoding="utf-8")
         (folder / f"{stem}.actions.json").write_text(json.dumps(answer.actions, indent=1), encoding="utf-8")
         path = str(file)
@@ -135,6 +136,23 @@ def report(q: Question, answer: Answer, start: State, start_text: str, configura
 
 
 WITNESS_MARK = "# witness:"  # the second line of a witness file (``report``)
+
+
+def asked_in(stem: str, rule_ids: list[str]) -> str | None:
+    """The header line naming where a question comes from: its proof file (named like the
+    witness, ``proofs/<stem>.py``, in the folder ``ghostrules prove`` reads: GHOSTRULES_PROOFS or
+    the checkout's; relative to the checkout when inside it) and the rules it covers; None when
+    there is no such file."""
+    import os
+    folder = Path(os.environ.get("GHOSTRULES_PROOFS", CHECKOUT / "proofs"))
+    path = (folder / f"{stem}.py").resolve()
+    if not path.is_file():
+        return None
+    try:
+        shown = str(path.relative_to(CHECKOUT))
+    except ValueError:
+        shown = str(path)
+    return f"# asked in: {shown} (QUESTION; rules {', '.join(rule_ids)})"
 
 
 def remove_witness(folder: Path, stem: str, q: Question) -> list[str]:
