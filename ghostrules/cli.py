@@ -242,6 +242,11 @@ def cmd_prove(args: argparse.Namespace) -> int:
                 print(f"{INDENT}{k} = {v}")
             if r.get("scenario"):
                 print(f"{INDENT}scenario: {r['scenario']}")
+        removed = [path for r in rows for path in r.get("removed") or ()]
+        if removed:
+            print(f"\nremoved {len(removed)} stale file(s) an earlier run wrote (proved or answered now):")
+            for path in removed:
+                print(f"{INDENT}{path}")
         counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("proved", "failed", "unknown")}
         print(f"\n{len(rows)} results: {counts['proved']} proved, {counts['failed']} failed, {counts['unknown']} unknown")
     return 0 if not failing else 1

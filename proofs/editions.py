@@ -29,6 +29,7 @@ import z3
 import ghostrules
 from ghostrules.engine import Game, State
 from ghostrules.prover import editions as X
+from ghostrules.prover.outdir import remove_owned, site_path
 from ghostrules.query import load_scenario, scenario_text
 from ghostrules.query.scenario import schema_for
 from ghostrules.spec.expr import parse
@@ -90,15 +91,34 @@ def _all_differences() -> list[tuple[str, str]]:
     return [(d["id"], d["topic"]) for d in doc["differences"]]
 
 
+def witness_path(out_dir: str, diff: str) -> Path:
+    """The file a difference's witness is written to (``_write``)."""
+    return Path(out_dir) / f"edition_{diff.lower().replace('-', '')}.yaml"
+
+
+def _lead(diff: str) -> str:
+    """How the first line of a difference's witness file begins (``_write``)."""
+    return f"# {diff}: the same position under both rulebooks "
+
+
+def remove_stale_witness(out_dir: str, diff: str) -> list[str]:
+    """Remove the witness an earlier run wrote for a difference the specs now only note (wording
+    only: no outcome can differ): only ``witness_path``'s file whose first line ``_write`` wrote
+    for this difference. Returns the paths removed."""
+    return remove_owned(witness_path(out_dir, diff), lambda lines: bool(lines) and lines[0].startswith(_lead(diff)))
+
+
 def _write(out_dir: str, diff: str, w: X.Witness, config: str, starts: list[State], full: Any) -> str:
     """The witness as two scenario documents (the same position under HU, then EL) with the step to
     run and the actions to apply in comments."""
-    folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"edition_{diff.lower().replace('-', '')}.yaml"
+    path = witness_path(out_dir, diff)
+    path.parent.mkdir(parents=True, exist_ok=True)
     d = w.divergence
-    lines = [f"# {diff}: the same position under both rulebooks ({config}); found by Z3, replayed in the engine.",
-             f"# site: {w.site.rule} ({w.site.kind}: {w.site.text})",
+    # the site as a file and line to open, in the specs the editions were read from (EL's)
+    root = starts[-1].game.spec.root if starts else None
+    at = site_path(w.site.where, Path(root).parent if root else None)
+    lines = [f"{_lead(diff)}({config}); found by Z3, replayed in the engine.",
+             f"# site: {w.site.rule} ({w.site.kind}: {w.site.text})" + (f" at {at}" if at else ""),
              f"# step: {w.site.procedure or 'the score sheet'} {json.dumps(w.args)}",
              f"# actions: {json.dumps(d.actions)}",
              f"# then {d.what} differs: hu {d.shown_a!r} / el {d.shown_b!r}",
@@ -285,10 +305,13 @@ def run(options: dict[str, Any]) -> list[dict[str, Any]]:
                 detail=f"{diff} ({topic}) changes a formal part, but no replayed witness was found "
                        f"(sites tried: {result['tried'].get(diff, [])[:4]})", counterexample=None, scenario=None))
         else:
+            removed = remove_stale_witness(options["out_dir"], diff) if options.get("out_dir") else []
             results.append(dict(property=f"{diff} is wording only in the specs", configuration="every", status="proved",
                                 seconds=0.0, rule_ids=[diff],
                                 detail=f"{diff} ({topic}): both overlays only note it; the formal rules are shared, "
-                                       f"so no outcome can differ", counterexample=None, scenario=None))
+                                       f"so no outcome can differ" + (f"; removed an earlier run's witness, stale now: "
+                                                                      f"{', '.join(removed)}" if removed else ""),
+                                counterexample=None, scenario=None, removed=removed))
     shown = sum(1 for r in results if r["property"].endswith("changes an outcome") and r["status"] == "proved")
     results.append(dict(property=PROPERTY, configuration="; ".join(_config(p, lv) for p, lv in configs),
                         status="proved" if shown >= 3 else "failed", seconds=round(time.perf_counter() - t0, 3),

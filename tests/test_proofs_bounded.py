@@ -38,6 +38,8 @@ def test_answer_and_witness_replays(name, tmp_path):
     assert row["status"] == QUESTIONS[name], row["detail"]
     # the witness: the scenario file is the start, the actions file the line; the engine replays it
     start = load_scenario(Path(row["scenario"]))
+    # the header says where the question comes from: its proof file, to open from the checkout
+    assert f"# asked in: proofs/{name}.py (QUESTION; rules " in Path(row["scenario"]).read_text()
     actions = json.loads(Path(row["scenario"]).with_suffix(".actions.json").read_text())
     assert actions == row["counterexample"]["actions"]
     end = replay(start, actions)
@@ -68,3 +70,32 @@ def test_monk_dies_in_his_own_turn():
             "curse_die: lose 1 Qi"]
     assert proof.died_in_own_turn(start, line)
     assert not proof.died_in_own_turn(start, line[:2])
+
+
+def test_a_question_proved_impossible_removes_an_earlier_witness(tmp_path):
+    """A witness file an earlier run wrote for a question now proved impossible is removed (with its
+    actions file) and the row says so; an unknown answer removes nothing, and a file with the
+    witness's name but not its header stays."""
+    from fractions import Fraction
+
+    from ghostrules.prover.bounded import Answer, Question, report
+    q = Question("Can it happen?", goal="x == 1", turn="0", turns=1)
+    witness = tmp_path / "bounded_q.yaml"
+    actions = tmp_path / "bounded_q.actions.json"
+
+    def earlier_run():
+        witness.write_text("# Can it happen?\n# witness: from this position, apply these 1 actions\ngame: x\n")
+        actions.write_text("[]")
+
+    def run(status):
+        return report(q, Answer(status, [], Fraction(0), 3, 0.1), None, "", "default", ["R-1"], str(tmp_path),
+                      "bounded_q", "1 turn")
+    earlier_run()
+    row = run("unknown")
+    assert row["removed"] == [] and witness.exists() and actions.exists()
+    row = run("impossible")
+    assert row["status"] == "proved"
+    assert row["removed"] == [str(witness), str(actions)] and "removed" in row["detail"]
+    assert not witness.exists() and not actions.exists()
+    witness.write_text("# Can it happen?\n# my notes\n")
+    assert run("impossible")["removed"] == [] and witness.exists()

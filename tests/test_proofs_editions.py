@@ -64,6 +64,28 @@ def test_witness_files_load_back_and_differ(found, tmp_path):
         assert actions == w.divergence.actions
         assert [s.values for s in states] == [s.values for s in starts]
         assert X.follow(states[0], states[1], actions) is not None
+        # the header names the site as a file and line of the shipped specs, opened from the checkout
+        site = next(line for line in Path(path).read_text().splitlines() if line.startswith("# site: "))
+        file, _, line = site.rsplit(" at ", 1)[1].rpartition(":")
+        assert file.startswith("specs/ghost-stories/") and (ROOT / file).is_file(), site
+        assert 1 <= int(line) <= len((ROOT / file).read_text().splitlines()), site
+        # once the specs only note the difference, a run removes this witness as stale
+        assert proof.remove_stale_witness(str(tmp_path), diff) == [path]
+        assert not Path(path).exists()
+
+
+def test_only_the_provers_own_witness_file_is_removed_as_stale(tmp_path):
+    """A wording-only difference removes a file named like its witness only if it starts with the
+    header the prover writes for that difference; other files stay."""
+    proof = _proof()
+    path = proof.witness_path(str(tmp_path), "ED-4")
+    path.write_text("# ED-4 notes of my own\n")
+    other = tmp_path / "edition_ed5.yaml"
+    other.write_text("# ED-4: the same position under both rulebooks (players=4); found by Z3\n")
+    assert proof.remove_stale_witness(str(tmp_path), "ED-4") == [] and path.exists() and other.exists()
+    path.write_text("# ED-4: the same position under both rulebooks (players=4); found by Z3\n# site: x\n")
+    assert proof.remove_stale_witness(str(tmp_path), "ED-4") == [str(path)] and not path.exists()
+    assert other.exists()
 
 
 def test_changes_cover_the_formal_overlay_entries():

@@ -60,6 +60,16 @@ def counterexample_scenario(root: Path, tmp_path: Path, kind: str, rules: list[s
     return rec, path
 
 
+def site_of(path: str) -> tuple[Path, int, str]:
+    """The site a counterexample file's header names (``# Site: FILE:LINE (...)``): the file, the
+    line and that line's text (the file must be there, the line in it)."""
+    site = next(line for line in Path(path).read_text().splitlines() if line.startswith("# Site: "))
+    file, _, line = site[len("# Site: "):].split(" (", 1)[0].rpartition(":")
+    text = Path(file).read_text().splitlines()
+    assert 1 <= int(line) <= len(text), site
+    return Path(file), int(line), text[int(line) - 1]
+
+
 def test_a_tao_token_created_from_nothing_fails_conservation(spec_copy: Path, tmp_path: Path) -> None:
     """(a) The Herbalist gives Tao tokens by `set` instead of taking them from the supply."""
     mutate(spec_copy, "rules/village.yaml",
@@ -69,6 +79,10 @@ def test_a_tao_token_created_from_nothing_fails_conservation(spec_copy: Path, tm
                                         "GS-VILLAGE-HERBALIST", "pool tao", "conservation: tao")
     assert any(k.startswith("tao[") or k.startswith("tray[") for k in rec["counterexample"])
     replays(path)
+    # the header names the site, in the specs the prover read: the mutated write
+    file, _, line = site_of(path)
+    assert file == spec_copy / "ghost-stories" / "rules" / "village.yaml"
+    assert '"tao[m, c]": "tao[m, c] + tray[c]"' in line, line
 
 
 def test_a_fourth_ghost_on_a_board_fails_the_slot_invariant(spec_copy: Path, tmp_path: Path) -> None:
@@ -91,3 +105,17 @@ def test_a_decision_with_no_options_fails_no_dead_ends(spec_copy: Path, tmp_path
                                         "offers an option", "no dead ends")
     assert rec["procedure"] == "help_sorcerer"
     replays(path)
+    file, _, line = site_of(path)
+    assert file == spec_copy / "ghost-stories" / "rules" / "village.yaml"
+    assert "(the decision or chance node of rule GS-VILLAGE-SORCERER)" in Path(path).read_text()
+    assert "choose:" in line, line
+
+
+def test_a_site_in_the_shipped_specs_is_shown_from_the_checkout() -> None:
+    """A counterexample's site in the shipped specs reads ``specs/<game>/...:LINE`` (opened from the
+    checkout); a record without a file and line (the initial ranges) has no site line."""
+    from ghostrules.prover.counterexamples import site_line
+    rec = {"kind": "range", "rule": "GS-X-1", "where": "ghost-stories/rules/village.yaml:7"}
+    assert site_line(rec, SPECS_ROOT) == "# Site: specs/ghost-stories/rules/village.yaml:7 (the write of rule GS-X-1)"
+    assert site_line(dict(rec, where="game.yaml state"), SPECS_ROOT) is None
+    assert site_line(dict(rec, where="ghost-stories/rules/nowhere.yaml:7"), SPECS_ROOT) is None

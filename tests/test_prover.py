@@ -201,6 +201,41 @@ def test_prove_command_runs_the_proof_files(tmp_path: Path, monkeypatch: pytest.
     assert [r["status"] for r in rows] == [status]
 
 
+def test_a_run_removes_its_stale_counterexample_of_an_obligation_proved_now(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A counterexample file an earlier run wrote for an obligation this run proves is stale: the
+    run removes it and says so. Only a file with the prover's name for that obligation AND its
+    header line goes; a file with that name but another first line, and other files, stay."""
+    from ghostrules.cli import main
+    from ghostrules.prover import runner
+    from ghostrules.prover.counterexamples import header_line, scenario_path
+    options = {"all_configurations": False, "timeout_ms": 5000, "kinds": ["conservation"]}
+    ((config, _, records),) = runner.session("ghost-stories", options)  # shared with the run below
+    proved = [r for r in records if r["kind"] == "conservation" and r["status"] == "proved"]
+    rules = sorted({r["rule"] for r in proved})
+    stale_rec = next(r for r in proved if r["rule"] == rules[0])
+    foreign_rec = next(r for r in proved if r["rule"] == rules[1])
+
+    def prop(rec: dict) -> str:
+        return "conservation: " + rec["text"].split()[1]  # "pool qi keeps its totals"
+    stale = scenario_path(tmp_path, prop(stale_rec), config, stale_rec["rule"])
+    stale.write_text(header_line(prop(stale_rec), config, stale_rec) + "\n# old run\ngame: ghost-stories\n")
+    foreign = scenario_path(tmp_path, prop(foreign_rec), config, foreign_rec["rule"])
+    foreign.write_text("# my own notes, named like a counterexample\n")
+    other = tmp_path / "notes.yaml"
+    other.write_text(header_line(prop(stale_rec), config, stale_rec) + "\n")
+    assert main(["prove", "--only", "conservation", "--default-configuration", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert not stale.exists()
+    assert foreign.exists() and other.exists()
+    assert "removed 1 stale file" in out and str(stale) in out
+    stale.write_text(header_line(prop(stale_rec), config, stale_rec) + "\n")
+    assert main(["prove", "--only", "conservation", "--default-configuration", "--out", str(tmp_path),
+                 "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [path for r in rows for path in r["removed"]] == [str(stale)] and not stale.exists()
+
+
 def test_every_proof_file_follows_the_interface() -> None:
     from ghostrules.prover.runner import PROOFS_ROOT, discover
     modules = discover("ghost-stories", PROOFS_ROOT)
@@ -323,6 +358,27 @@ def test_an_unknown_gets_one_longer_try(monkeypatch: pytest.MonkeyPatch, answers
     result = solving.solve(prover, facts, ob, 700)
     assert result.status == status
     assert asked == [700, 700 * solving.RETRY_FACTOR][:len(answers)]
+
+
+def test_the_whole_goal_and_each_conjunct_get_the_retry_from_one_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The "unknown: once more with RETRY_FACTOR times the budget" policy lives in one helper
+    (solving._with_retry), used for a whole goal (_attempt: only a goal that is no conjunction)
+    and for each conjunct (_by_conjunct), so the two cannot drift apart."""
+    from ghostrules.prover import solving
+    prover, facts, ob = _betrayal_obligation()
+    calls: list[tuple[int, bool]] = []
+
+    def spy(facts: object, one: object, timeout_ms: int, retry: bool = True) -> tuple[object, None]:
+        calls.append((timeout_ms, retry))
+        return z3.unknown, None
+    monkeypatch.setattr(solving, "_with_retry", spy)
+    monkeypatch.setattr(solving, "_check_instance", lambda *a: None)
+    single = attrs.evolve(ob, goal=prover.state[0] >= -1)
+    both = attrs.evolve(ob, goal=z3.And(prover.state[0] >= -1, prover.state[1] >= -1))
+    assert solving._attempt(prover, facts, single, 700)[0] == z3.unknown
+    assert solving._attempt(prover, facts, both, 700)[0] == z3.unknown
+    assert solving._by_conjunct(facts, both, 700)[0] == z3.unknown
+    assert calls == [(700, True), (700, False), (700, True), (700, True)]
 
 
 def test_a_tiny_resource_limit_is_unknown_whatever_the_load() -> None:

@@ -28,6 +28,7 @@ is one of:
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable
 
 import attrs
@@ -35,6 +36,7 @@ import attrs
 from ..engine import Game, State
 from ..spec.expr import parse
 from ..spec.model import Where
+from .outdir import CHECKOUT, remove_owned
 
 
 @attrs.define
@@ -88,17 +90,20 @@ def replay(start: State, actions: list[str]) -> State:
 def report(q: Question, answer: Answer, start: State, start_text: str, configuration: str, rule_ids: list[str],
            out_dir: str | None, stem: str, horizon: str) -> dict[str, Any]:
     """The answer as a result row of ``ghostrules prove``; a witness is written as a scenario file
-    (the start position) with its actions beside it (``<stem>.actions.json``) and in its header."""
+    (the start position) with its actions beside it (``<stem>.actions.json``) and in its header;
+    a question proved impossible removes the witness an earlier run wrote (``remove_witness``),
+    listed in the row's ``removed``."""
     import json
-    from pathlib import Path
     path = None
+    removed: list[str] = []
     if answer.status == "witness" and out_dir:
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
         file = folder / f"{stem}.yaml"
-        head = [f"# {q.text}", f"# witness: from this position, apply these {len(answer.actions)} actions "
+        head = [f"# {q.text}", f"{WITNESS_MARK} from this position, apply these {len(answer.actions)} actions "
                 f"(decisions and chance outcomes) in order; the goal '{q.goal}' then holds",
-                *[f"#   {i + 1}. {a}" for i, a in enumerate(answer.actions)]]
+                *[f"#   {i + 1}. {a}" for i, a in enumerate(answer.actions)],
+                *[line for line in [asked_in(stem, rule_ids)] if line]]
         file.write_text("\n".join(head) + "\n" + start_text, encoding="utf-8")
         (folder / f"{stem}.actions.json").write_text(json.dumps(answer.actions, indent=1), encoding="utf-8")
         path = str(file)
@@ -114,6 +119,10 @@ def report(q: Question, answer: Answer, start: State, start_text: str, configura
                   f"reaches '{q.goal}'" + (" (decisions fixed by the question's preferences)" if answer.pruned else "")
                   + (f"; {answer.faults} paths cut at an engine fault" if answer.faults else ""))
         status = "proved" if not answer.pruned else "unknown"
+        if status == "proved" and out_dir:
+            removed = remove_witness(Path(out_dir), stem, q)
+            if removed:
+                detail += f"; removed an earlier run's witness, stale now: {', '.join(removed)}"
     else:
         detail = (f"unknown: no witness within the budget ({answer.expanded} paths followed"
                   + ("; options set aside by the question's preferences" if answer.pruned else "")
@@ -123,4 +132,33 @@ def report(q: Question, answer: Answer, start: State, start_text: str, configura
     return dict(property=q.text, configuration=configuration, status=status, seconds=round(answer.seconds, 3),
                 rule_ids=list(rule_ids), detail=detail,
                 counterexample={"actions": answer.actions, "goal": q.goal} if answer.status == "witness" else None,
-                scenario=path)
+                scenario=path, removed=removed)
+
+
+WITNESS_MARK = "# witness:"  # the second line of a witness file (``report``)
+
+
+def asked_in(stem: str, rule_ids: list[str]) -> str | None:
+    """The header line naming where a question comes from: its proof file (named like the
+    witness, ``proofs/<stem>.py``, in the folder ``ghostrules prove`` reads: GHOSTRULES_PROOFS or
+    the checkout's; relative to the checkout when inside it) and the rules it covers; None when
+    there is no such file."""
+    import os
+    folder = Path(os.environ.get("GHOSTRULES_PROOFS", CHECKOUT / "proofs"))
+    path = (folder / f"{stem}.py").resolve()
+    if not path.is_file():
+        return None
+    try:
+        shown = str(path.relative_to(CHECKOUT))
+    except ValueError:
+        shown = str(path)
+    return f"# asked in: {shown} (QUESTION; rules {', '.join(rule_ids)})"
+
+
+def remove_witness(folder: Path, stem: str, q: Question) -> list[str]:
+    """Remove the witness ``report`` wrote for this question in an earlier run (``<stem>.yaml``
+    whose first line is the question and second the witness mark, with ``<stem>.actions.json``
+    beside it): called when the question is now proved impossible. Returns the paths removed."""
+    file = folder / f"{stem}.yaml"
+    return remove_owned(file, lambda lines: lines[:1] == [f"# {q.text}"] and len(lines) > 1
+                        and lines[1].startswith(WITNESS_MARK), [folder / f"{stem}.actions.json"])

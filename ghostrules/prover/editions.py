@@ -32,7 +32,7 @@ import z3
 from ..engine import Game, State
 from ..spec import expr as E
 from ..spec import model as M
-from ..spec.model import GameSpec
+from ..spec.model import GameSpec, Where
 from .local import Fact, LocalProver
 from .symbolic import Encoder, Scope, Term, fresh_state, names_in, range_facts
 
@@ -68,6 +68,7 @@ class Site:
     state_facts: list[Term] = attrs.Factory(list)
     assumed: list[E.Expr] = attrs.Factory(list)
     free_too: set[str] = attrs.Factory(set)     # further slot families Z3 may change
+    where: Where | None = None                  # the spec file and line of the site (None: the score sheet)
 
 
 @attrs.define
@@ -235,7 +236,8 @@ class SiteFinder(LocalProver):
         return ta, tb
 
     def site(self, kind: str, e: E.Expr | None, facts: list[Fact], scope: Scope, rule: str,
-             extra: list[Fact] | None = None, differs: Term | None = None, change: Change | None = None) -> None:
+             extra: list[Fact] | None = None, differs: Term | None = None, change: Change | None = None,
+             where: Where | None = None) -> None:
         hits = self.uses.of(e) if e is not None else frozenset()
         if change is None:
             if not hits:
@@ -249,7 +251,7 @@ class SiteFinder(LocalProver):
         self.sites.append(Site(change, rule, kind, e.render() if e is not None else "", proc, params,
                                dict(self.param_terms), list(facts) + list(extra or []), differs,
                                self.reads(e) if e is not None else frozenset(), list(self.hints),
-                               self.hint_reads, self.state, list(self._facts_of_state())))
+                               self.hint_reads, self.state, list(self._facts_of_state()), where=where))
 
     def kill(self, facts: list[Fact], written: Iterable[str] | None) -> list[Fact]:  # type: ignore[override]
         """After a call, an event or a loop that calls out, anything may have changed: later sites
@@ -376,26 +378,27 @@ class SiteFinder(LocalProver):
         scope, facts = self._start(rule, rule.params if rule.kind == "procedure" else self.events[rule.on].params)
         for kind, e in (("requires", rule.requires), ("when", rule.when if rule.kind == "trigger" else None)):
             if e is not None:
-                self.site(kind, e, facts, scope, rule.id)
+                self.site(kind, e, facts, scope, rule.id, where=rule.where)
                 facts.append(Fact(self.cond(e, scope), self.reads(e)))
         self.block(rule.body, facts, scope)
 
     def stmt(self, s: M.AnyStmt, facts: list[Fact], scope: Scope) -> list[Fact]:
         if isinstance(s, M.IfStmt):
-            self.site("if", s.cond, facts, scope, s.rule)
+            self.site("if", s.cond, facts, scope, s.rule, where=s.where)
         elif isinstance(s, M.LetStmt):
-            self.site("let", s.value, facts, scope, s.rule)
+            self.site("let", s.value, facts, scope, s.rule, where=s.where)
         elif isinstance(s, M.SetStmt):
-            self.site("set", s.value, facts, scope, s.rule)
+            self.site("set", s.value, facts, scope, s.rule, where=s.where)
         elif isinstance(s, M.MoveStmt) and s.amount is not None:
-            self.site("move", s.amount, facts, scope, s.rule)
+            self.site("move", s.amount, facts, scope, s.rule, where=s.where)
         elif isinstance(s, (M.CallStmt, M.EmitStmt)):
             for _, x in s.args:
-                self.site("call", x, facts, scope, s.rule)
+                self.site("call", x, facts, scope, s.rule, where=s.where)
         elif isinstance(s, (M.ForStmt, M.RandomStmt)) and s.cond is not None and self.uses.of(s.cond):
             inner = dict(scope)
             bound = self.bind(s.var, s.domain, scope, into=inner)
-            self.site("for" if isinstance(s, M.ForStmt) else "random", s.cond, facts, inner, s.rule, extra=bound)
+            self.site("for" if isinstance(s, M.ForStmt) else "random", s.cond, facts, inner, s.rule, extra=bound,
+                      where=s.where)
         elif isinstance(s, M.MenuStmt):
             for opt in s.options:
                 if opt.cond is None or not self.uses.of(opt.cond):
@@ -404,7 +407,7 @@ class SiteFinder(LocalProver):
                 extra: list[Fact] = []
                 if opt.var is not None and opt.domain is not None:
                     extra = self.bind(opt.var, opt.domain, scope, into=inner)
-                self.site("option", opt.cond, facts, inner, opt.rule, extra=extra)
+                self.site("option", opt.cond, facts, inner, opt.rule, extra=extra, where=s.where)
         if isinstance(s, M.MenuStmt):
             return self.menu(s, facts, scope)
         if isinstance(s, M.RandomStmt):
@@ -431,7 +434,7 @@ class SiteFinder(LocalProver):
                     return z3.BoolVal(True)
                 return enc.as_bool(enc.encode(rule.when, self.state, scope)[0])
             differs = fires(ra, self.enc_a) != fires(rb, self.enc)
-            self.site("fires", trig.when, facts, scope, trig.id, differs=differs, change=c)
+            self.site("fires", trig.when, facts, scope, trig.id, differs=differs, change=c, where=trig.where)
 
 
 _EXPR_TYPES = (E.Num, E.Bool, E.NoneLit, E.Name, E.Qualified, E.Index, E.Call, E.ListLit, E.Quant, E.Unary,

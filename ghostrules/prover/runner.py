@@ -32,7 +32,7 @@ from ..spec import model as M
 from ..spec.model import GameSpec
 
 # re-exported: the proof files and the tests import these from here
-from .counterexamples import counterexample_state, write_scenario  # noqa: F401
+from .counterexamples import counterexample_state, remove_proved, write_scenario  # noqa: F401
 from .local import LocalProver, Obligation
 from .solving import (  # noqa: F401
     ENFORCED,
@@ -319,7 +319,9 @@ def property_rows(game: str, prop: str, kinds: Iterable[str], rule_ids: Iterable
     """One row per configuration for a property made of obligations of some kinds.
 
     A row is failed if an obligation failed, unknown if one timed out, proved otherwise; a failed
-    row carries the first counterexample (our notation) and writes it as a scenario file."""
+    row carries the first counterexample (our notation) and writes it as a scenario file. With an
+    ``out_dir``, the counterexample files an earlier run wrote there for obligations of the row
+    that are proved now are removed (``counterexamples.remove_proved``), listed in ``removed``."""
     kinds = tuple(kinds)
     rows = []
     for config, _, records in session(game, options):
@@ -334,12 +336,12 @@ def property_rows(game: str, prop: str, kinds: Iterable[str], rule_ids: Iterable
             if len(bad) > 5:
                 detail += f"; ... {len(bad) - 5} more"
         counterexample, scenario = None, None
+        out_dir = options.get("out_dir")
         first = next((r for r in mine if r["status"] == "failed"), None)
         if first is not None:
             refine(first)
             counterexample = {"rule": first["rule"], "where": first["where"], "obligation": first["text"],
                               "procedure": first["procedure"], "state": first["counterexample"]}
-            out_dir = options.get("out_dir")
             same = (str(out_dir), prop, first["rule"], first["where"], first["text"])
             if out_dir and same in _WRITTEN:
                 scenario = _WRITTEN[same]  # the same obligation failed in an earlier configuration
@@ -349,9 +351,14 @@ def property_rows(game: str, prop: str, kinds: Iterable[str], rule_ids: Iterable
                 _WRITTEN[same] = scenario
                 if first.get("scenario_error"):
                     detail += f" (counterexample scenario: {first['scenario_error']})"
+        # an earlier run's counterexample of an obligation this run proved is stale: removed, and said
+        removed = remove_proved(Path(out_dir), prop, config, mine, keep=scenario) if out_dir else []
+        if removed:
+            detail += f"; removed {len(removed)} stale counterexample file(s) of obligations proved now"
         rows.append({"property": prop, "configuration": config, "status": status,
                      "seconds": round(sum(r["seconds"] for r in mine), 3), "rule_ids": list(rule_ids),
-                     "detail": detail, "counterexample": counterexample, "scenario": scenario})
+                     "detail": detail, "counterexample": counterexample, "scenario": scenario,
+                     "removed": removed})
     return rows
 
 

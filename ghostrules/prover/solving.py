@@ -360,6 +360,17 @@ def _solve_as_stated(facts: Facts, ob: Obligation, timeout_ms: int) -> tuple[Any
 RETRY_FACTOR = 4
 
 
+def _with_retry(facts: Facts, ob: Obligation, timeout_ms: int, retry: bool = True) -> tuple[Any, Any]:
+    """The obligation as stated (``_solve_as_stated``) within ``timeout_ms``; if that is unknown
+    and ``retry``, once more within RETRY_FACTOR times the budget (the one place of that policy:
+    a whole goal in ``_attempt``, each conjunct in ``_by_conjunct``). Returns the last answer and
+    its solver."""
+    answer, solver = _solve_as_stated(facts, ob, timeout_ms)
+    if answer == z3.unknown and retry:
+        answer, solver = _solve_as_stated(facts, ob, RETRY_FACTOR * timeout_ms)
+    return answer, solver
+
+
 def conjuncts(goal: Any) -> list[Any]:
     """The conjuncts of a goal, nested conjunctions flattened, without repeats or ``True``s (a
     goal that is not a conjunction is its one conjunct)."""
@@ -432,9 +443,7 @@ def _attempt(prover: LocalProver, facts: Facts, ob: Obligation, timeout_ms: int)
     answer = _check_instance(prover, facts, ob, timeout_ms)
     solver = None
     if answer != z3.unsat:
-        answer, solver = _solve_as_stated(facts, ob, timeout_ms)
-    if answer == z3.unknown and len(conjuncts(ob.goal)) < 2:
-        answer, solver = _solve_as_stated(facts, ob, RETRY_FACTOR * timeout_ms)
+        answer, solver = _with_retry(facts, ob, timeout_ms, retry=len(conjuncts(ob.goal)) < 2)
     return answer, solver
 
 
@@ -449,9 +458,7 @@ def _by_conjunct(facts: Facts, ob: Obligation, timeout_ms: int) -> tuple[Any, An
     solver = None
     for part in conjuncts(ob.goal):
         one = attrs.evolve(ob, goal=part, invariant=None)
-        got, got_solver = _solve_as_stated(facts, one, timeout_ms)
-        if got == z3.unknown:
-            got, got_solver = _solve_as_stated(facts, one, RETRY_FACTOR * timeout_ms)
+        got, got_solver = _with_retry(facts, one, timeout_ms)
         if got == z3.sat:
             return got, got_solver, one
         if got == z3.unknown:
