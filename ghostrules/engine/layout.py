@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ..spec.model import GameSpec, Var
@@ -102,3 +104,45 @@ class Layout:
             i = sym if isinstance(sym, int) else self.domains[dom_name].index(str(sym))
             flat += i * stride
         return flat
+
+    def encode(self, name: str, index: list[Any] | tuple[Any, ...], value: Any) -> tuple[int, int]:
+        """(flat position, stored value) of ``name[index] = value``, for setting a slot from outside
+        the machine (``State.set``): indices are symbols by name or number, the value an int, a bool
+        or a symbol of the slot's type (``"none"`` where it may be empty). Raises ValueError naming
+        the slot, the index, the value and what the slot holds, for an unknown slot, a wrong number
+        of indices, an unknown symbol or a value outside the slot's declared range."""
+        slot = self.slots.get(name)
+        if slot is None:
+            raise ValueError(f"no state slot {name!r}")
+        var = slot.var
+        if len(index) != len(var.index):
+            raise ValueError(f"{name} takes {len(var.index)} index(es) {list(var.index)}, given {len(index)}: "
+                             f"{list(index)}")
+        flat = slot.offset
+        for dom_name, sym, stride in zip(var.index, index, slot.strides):
+            symbols = self.domains[dom_name].symbols
+            if isinstance(sym, str) and sym in symbols:
+                flat += symbols.index(sym) * stride
+            elif isinstance(sym, int) and not isinstance(sym, bool) and 0 <= sym < len(symbols):
+                flat += sym * stride
+            else:
+                raise ValueError(f"{name}{list(index)}: index {sym!r} is not a {dom_name} "
+                                 f"(one of: {', '.join(symbols)}; or 0..{len(symbols) - 1})")
+        where = self.name_of(flat)
+        code = value
+        if isinstance(value, bool):
+            code = int(value)
+        elif isinstance(value, str) and var.type not in ("int", "bool"):
+            symbols = self.domains[var.type].symbols
+            if value == "none":
+                code = -1
+            elif value in symbols:
+                code = symbols.index(value)
+            else:
+                raise ValueError(f"{where} = {value!r}: not a {var.type} (one of: {', '.join(symbols)}; or none)")
+        elif not isinstance(value, int):
+            given = {"int": "an int", "bool": "a bool (or 0, 1)"}.get(var.type, "a symbol name, none or its number")
+            raise ValueError(f"{where} = {value!r}: the slot holds a {var.type}, given as {given}")
+        if not var.lo <= code <= var.hi:
+            raise ValueError(f"{where} = {value!r} is outside its declared range {var.lo}..{var.hi} ({var.type})")
+        return flat, code

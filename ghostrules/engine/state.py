@@ -287,17 +287,15 @@ class State(Machine):
     def set(self, name: str, *index_and_value: Any) -> None:
         """Set a slot by name (for building positions): ``state.set('stock', 'ann', 3)``.
 
+        Indices and the value are symbols by name or number (``"none"`` and bools where the slot's
+        type holds them). A value outside the slot's declared range, an unknown slot or symbol or a
+        wrong index raises ValueError naming them (``Layout.encode``), and the state is unchanged.
         Pool cells may only be set in pairs that keep the totals (see ``pool_totals``); the caller
-        of this low-level setter is responsible, and ``check_invariants`` verifies."""
+        is responsible, and ``check_invariants`` verifies."""
         *index, value = index_and_value
+        flat, code = self.game.layout.encode(name, index, value)
         self._offered = None
-        layout = self.game.layout
-        var = layout.slots[name].var
-        if isinstance(value, bool):
-            value = int(value)
-        elif isinstance(value, str):
-            value = -1 if value == "none" else layout.domains[var.type].index(value)
-        self.values[layout.index(name, *index)] = value
+        self.values[flat] = code
 
     def pool_totals(self) -> dict[str, list[int]]:
         """For every conserved pool, the sum over its cells (one number per key of ``per``)."""
