@@ -77,16 +77,70 @@ def place(state: State, card: str, slot: str, figure: str | None = None) -> str:
     return symbol
 
 
+def _move(state: State, what: str, source: tuple[Any, ...], target: tuple[Any, ...], n: int) -> None:
+    """Move ``n`` tokens from the slot ``source`` (name, *index) to the slot ``target``, as the game
+    moves them: raises ValueError, changing nothing, if the source holds fewer than ``n`` or the
+    target cannot take them (its declared range), so a test never builds a position with tokens
+    created from nothing."""
+    have, held = int(state.get(*source)), int(state.get(*target))
+    hi = state.game.layout.slots[target[0]].var.hi
+    if have < n:
+        raise ValueError(f"{what}: {_ref(source)} holds {have}, cannot move {n} to {_ref(target)}; "
+                         f"take the tokens from another place (gather) or ask for fewer")
+    if held + n > hi:
+        raise ValueError(f"{what}: {_ref(target)} holds {held} (at most {hi}), cannot take {n} more")
+    state.set(*source, have - n)
+    state.set(*target, held + n)
+
+
+def _ref(slot: tuple[Any, ...]) -> str:
+    return f"{slot[0]}[{', '.join(map(str, slot[1:]))}]" if len(slot) > 1 else str(slot[0])
+
+
 def give(state: State, monk: str, colour: str, n: int = 1) -> None:
-    """Move Tao tokens from the supply to a monk (keeps the totals)."""
-    state.set("tao_supply", colour, state.get("tao_supply", colour) - n)
-    state.set("tao", monk, colour, state.get("tao", monk, colour) + n)
+    """Move Tao tokens from the supply to a monk (keeps the totals; ``n < 0`` gives them back).
+    Raises ValueError, changing nothing, if the supply (or the monk, for ``n < 0``) holds too few."""
+    if n >= 0:
+        _move(state, "give", ("tao_supply", colour), ("tao", monk, colour), n)
+    else:
+        _move(state, "give", ("tao", monk, colour), ("tao_supply", colour), -n)
+
+
+def gather(state: State, monk: str, colour: str, n: int) -> None:
+    """The monk ends up holding ``n`` Tao tokens of ``colour``: those he lacks come from the supply
+    first, then from the other monks in colour order (they spent them on him, say); those he has
+    too many go back to the supply. Keeps the totals; raises ValueError, changing nothing, if the
+    game does not have ``n`` such tokens outside the Circle."""
+    hi = state.game.layout.slots["tao"].var.hi
+    if not 0 <= n <= hi:
+        raise ValueError(f"gather: a monk holds 0..{hi} Tao tokens of a colour, not {n}")
+    lack = n - int(state.get("tao", monk, colour))
+    if lack <= 0:
+        give(state, monk, colour, lack)
+        return
+    sources = [("tao_supply", colour)] + [("tao", o, colour) for o in state.game.layout.domains["monk"].symbols
+                                          if o != monk]
+    takes = []
+    for source in sources:
+        k = min(lack, int(state.get(*source)))
+        if k:
+            takes.append((source, k))
+            lack -= k
+    if lack:
+        raise ValueError(f"gather: the game has no {n} {colour} Tao tokens for the {monk} monk "
+                         f"outside the Circle")
+    for source, k in takes:
+        _move(state, "gather", source, ("tao", monk, colour), k)
 
 
 def set_qi(state: State, monk: str, n: int) -> None:
-    have = state.get("qi", monk)
-    state.set("qi_supply", state.get("qi_supply") + have - n)
-    state.set("qi", monk, n)
+    """The monk holds ``n`` Qi, the difference taken from or given back to the Qi supply (keeps the
+    totals); raises ValueError, changing nothing, if the supply holds too few."""
+    have = int(state.get("qi", monk))
+    if n >= have:
+        _move(state, "set_qi", ("qi_supply",), ("qi", monk), n - have)
+    else:
+        _move(state, "set_qi", ("qi", monk), ("qi_supply",), have - n)
 
 
 def labels(state: State) -> list[str]:

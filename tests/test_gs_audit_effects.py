@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import (COLOURS, act, buddha_away, give, gs_game, kill, labels, place, roll, set_qi, set_up,
+from gs_helpers import (COLOURS, act, buddha_away, gather, give, gs_game, kill, labels, place, roll, set_qi, set_up,
                         spend_all)
 
 EDITIONS = ["el", "hu"]
@@ -370,7 +370,7 @@ def test_qi_or_yin_yang_reward_with_nothing_left_to_give(edition):
     dw = place(base, "c52_dark_wraith", "yellow_2", figure="none")
     set_qi(base, "red", base.get("qi", "red") + base.get("qi_supply"))
     base.set("monk_at", "yellow", "ss")
-    give(base, "yellow", "black", 3 - base.get("tao", "yellow", "black"))
+    gather(base, "yellow", "black", 3)  # EL: each monk starts with a black token, the supply has none left (GS-SETUP-4)
     x = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
     roll(x, "red", "red", "red")
     act(x, "Dark Wraith is exorcised")

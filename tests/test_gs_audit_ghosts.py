@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gs_helpers import COLOURS, act, exorcism_rolling, give, gs_game, labels, place, roll, set_qi, set_up, spend_all
+from gs_helpers import COLOURS, act, exorcism_rolling, gather, give, gs_game, labels, place, roll, set_qi, set_up, spend_all
 
 EDITIONS = ["el", "hu"]
 ROOT = Path(__file__).resolve().parents[1]
@@ -512,7 +512,7 @@ def test_each_ghost_curses_and_rewards_as_its_card_shows(number, edition):
     base.set("monk_at", "yellow", "ss")
     for c in COLOURS:
         give(base, "yellow", c, -base.get("tao", "yellow", c))
-    give(base, "yellow", colour, 4)
+    gather(base, "yellow", colour, 4)  # the supply holds 3 of a monk's colour: the rest from the other monks
     base.set("yinyang", "yellow", 0)  # spent: the Yin-Yang can come back
     base.set("yinyang_supply", "yellow", 1)
     s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True, stop=True)

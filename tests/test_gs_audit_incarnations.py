@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gs_helpers import act, give, gs_game, place, roll, set_up, spend_all
+from gs_helpers import act, gather, gs_game, place, roll, set_up, spend_all
 
 
 def last_exorcism_then_a_losing_curse(edition: str):
@@ -21,7 +21,7 @@ def last_exorcism_then_a_losing_curse(edition: str):
     base.set("monk_at", "yellow", "ss")
     for tile in ["nw", "nn", "ne"][: (3 if edition == "hu" else 2)]:
         base.set("haunted", tile, True)
-    give(base, "yellow", "black", 2 - base.get("tao", "yellow", "black"))
+    gather(base, "yellow", "black", 2)  # EL: the supply has no black token left (GS-SETUP-4)
     s = game.state_at("exorcise", {"m": "yellow"}, base, tracing=True)
     roll(s, "black", "black", "white")
     act(s, "Death Army is exorcised")

@@ -99,8 +99,9 @@ def test_ed7_power_token_pick_up():
     games, b = bases(players=3)
     seen = {}
     for e in EDITIONS:
+        # the token left on the centre by the green monk (the supply of 3 is in the monks' hands)
         b[e].set("power_token_centre", 1)
-        b[e].set("power_token_supply", b[e].get("power_token_supply") - 1)
+        b[e].set("power_token", "green", b[e].get("power_token", "green") - 1)
         b[e].set("active", "yellow")
         seen[e] = yang_prompts(games[e], b[e], "yellow", take=1)
     prompts, held = seen["el"]

@@ -377,7 +377,7 @@ def test_circle_lowers_resistance_of_its_colour_for_any_monk(game):
 def test_circle_does_not_lower_other_colours(game):
     """GS-VILLAGE-CIRCLE: a black token on the Circle does not help against a red ghost."""
     base = set_up(game)
-    base.set("tao_supply", "black", base.get("tao_supply", "black") - 1)
+    base.set("tao", "blue", "black", base.get("tao", "blue", "black") - 1)  # the supply has none (GS-SETUP-4)
     base.set("circle_tao", "black", 1)
     place(base, "Bleeding Eyes", "red_2")
     base.set("monk_at", "yellow", "ww")

@@ -37,6 +37,10 @@ BAD = [
     ("Mantra without the Mantra power", "ghosts:\n  red_1: {card: Bleeding Eyes, mantra: true}\n", 5,
      "Weakening Mantra"),
     ("not a mapping", "- just\n- a list\n", 1, "a scenario is a mapping"),
+    # a count the scenario derives out of range (incarnations_left -1 at Initiation): the check that
+    # catches it points at the first of its sections the file has, here the discard pile
+    ("two incarnations discarded at Initiation", "discard: [Howling Nightmare, Uncatchable]\n", 5,
+     "GS-INC-GEN-2"),
 ]
 
 

@@ -67,8 +67,11 @@ def build_example(game: Any, setup: list[str], example: dict[str, Any], where: s
     for move in example.get("move") or []:
         n = int(move.get("n", 1))
         src, dst = _slot(move["from"], where), _slot(move["to"], where)
-        state.set(src[0], *src[1], int(state.get(src[0], *src[1])) - n)
-        state.set(dst[0], *dst[1], int(state.get(dst[0], *dst[1])) + n)
+        try:  # State.set refuses a count outside its slot's range: a source that holds too few
+            state.set(src[0], *src[1], int(state.get(src[0], *src[1])) - n)
+            state.set(dst[0], *dst[1], int(state.get(dst[0], *dst[1])) + n)
+        except (KeyError, ValueError, IndexError) as exc:
+            raise DocsError(f"{where}: cannot move {n} from {move['from']} to {move['to']}: {exc}") from None
     problems = state.check_invariants()
     if problems:
         raise DocsError(f"{where}: the position breaks the game's invariants: {problems[:3]}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import operator
+from typing import Any
 
 import attrs
 
@@ -123,6 +124,35 @@ class Layout:
             flat += i * stride
         return flat
 
+    def encode(self, name: str, index: list[Any] | tuple[Any, ...], value: Any) -> tuple[int, int]:
+        """(flat position, stored value) of ``name[index] = value``, for setting a slot from outside
+        the machine (``State.set``): indices as ``index`` takes them (KeyError for an unknown slot or
+        index), the value an int (numpy's too), a bool, or a symbol of the slot's type by name
+        (``"none"`` where it may be empty). A value of another kind, an unknown symbol or a value
+        outside the slot's declared range raises ValueError naming the slot, the value and what the
+        slot holds."""
+        flat = self.index(name, *index)
+        var = self.slots[name].var
+        where = self.name_of(flat)
+        if isinstance(value, bool):
+            code = int(value)
+        elif isinstance(value, str):
+            symbols = self.domains[var.type].symbols if var.type in self.domains else ()
+            if value == "none" and symbols:
+                code = -1
+            elif value in symbols:
+                code = symbols.index(value)
+            else:
+                hint = f" (one of: {_few(symbols)}; or none)" if symbols else ""
+                raise ValueError(f"set {where}: {value!r} is not a value of type {var.type}{hint}")
+        elif hasattr(value, "__index__"):  # an int, or an integer of numpy's
+            code = operator.index(value)
+        else:
+            raise ValueError(f"set {where}: expected an int, a bool or a symbol's name, not "
+                             f"{type(value).__name__} {value!r}")
+        if not var.lo <= code <= var.hi:
+            raise ValueError(f"{where} = {value!r} is outside its declared range {var.lo}..{var.hi} ({var.type})")
+        return flat, code
 
 def _few(symbols: tuple[str, ...], most: int = 10) -> str:
     """The first ``most`` symbols of a domain, for an error message."""

@@ -9,7 +9,6 @@ decision or chance node to the next is its base class (engine/machine.py).
 from __future__ import annotations
 
 import json
-import operator
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -323,34 +322,18 @@ class State(Machine):
     def set(self, name: str, *index_and_value: Any) -> None:
         """Set a slot by name (for building positions): ``state.set('stock', 'ann', 3)``.
 
-        The value is an int, a bool, or a symbol of the slot's domain by name (``"none"`` for none);
-        an unknown slot or index raises KeyError, a value of another type or an unknown symbol
-        ValueError, and the state is then unchanged. Ranges are not checked, and pool cells may only
-        be set in pairs that keep the totals (see ``pool_totals``): the caller of this low-level
-        setter is responsible, and ``check_invariants`` verifies."""
+        The value is an int, a bool, or a symbol of the slot's domain by name (``"none"`` for none).
+        An unknown slot or index raises KeyError (as ``get`` does); a value of another kind, an
+        unknown symbol or a value outside the slot's declared range raises ValueError naming them
+        (``Layout.encode``); the state is then unchanged. Pool cells may only be set in pairs that
+        keep the totals (see ``pool_totals``): the caller is responsible, and ``check_invariants``
+        verifies."""
         if not index_and_value:
             raise TypeError("set(name, *index, value): no value given")
         *index, value = index_and_value
-        layout = self.game.layout
-        flat = layout.index(name, *index)
-        type_ = layout.slots[name].var.type
-        if isinstance(value, bool):
-            value = int(value)
-        elif isinstance(value, str):
-            symbols = layout.domains[type_].symbols if type_ in layout.domains else ()
-            if value == "none" and symbols:
-                value = -1
-            elif value in symbols:
-                value = symbols.index(value)
-            else:
-                raise ValueError(f"set {name}: {value!r} is not a value of type {type_}")
-        elif hasattr(value, "__index__"):  # an int, or an integer of numpy's
-            value = operator.index(value)
-        else:
-            raise ValueError(f"set {name}: expected an int, a bool or a symbol's name, not {type(value).__name__} "
-                             f"{value!r}")
+        flat, code = self.game.layout.encode(name, index, value)
         self._offered = None
-        self.values[flat] = value
+        self.values[flat] = code
 
     def pool_totals(self) -> dict[str, list[int]]:
         """For every conserved pool, the sum over its cells (one number per key of ``per``)."""

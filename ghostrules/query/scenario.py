@@ -576,7 +576,7 @@ class _Builder:
         for check in self.schema.checks:
             holds, _ = self.v.raw(check.holds, values, file=self.schema.file, line=check.line)
             if not holds:
-                line = self.doc.key_line(check.section) if check.section and check.section in self.doc else 1
+                line = next((self.doc.key_line(s) for s in check.sections if s in self.doc), 1)
                 raise self.err(f"the position breaks {check.rule} ({check.text}): {check.holds} is false", line)
         probe = setup_state.clone()
         probe.values = list(values)

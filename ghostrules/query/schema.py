@@ -94,10 +94,13 @@ class Step:
 
 @attrs.frozen
 class Check:
+    """A sanity check of a scenario's position; ``sections``: the scenario sections it is about (a
+    failure points at the first of them that the scenario file has, else at line 1)."""
+
     rule: str
     text: str
     holds: str
-    section: str | None
+    sections: tuple[str, ...]
     line: int
 
 
@@ -262,8 +265,9 @@ def read_schema(path: Path, root: Path | None = None) -> Schema:
     for raw in d.get("checks") or LList():
         e = _mapping(raw, "a check", d)
         _only(e, {"rule", "text", "holds", "section"}, "a check")
-        checks.append(Check(str(e.get("rule", "")), _text(e.get("text")), str(e["holds"]),
-                            str(e["section"]) if "section" in e else None, e.line))
+        about = e.get("section")  # a section name or a list of them
+        about_all = () if about is None else (str(about),) if isinstance(about, str) else tuple(str(x) for x in about)
+        checks.append(Check(str(e.get("rule", "")), _text(e.get("text")), str(e["holds"]), about_all, e.line))
     q = _mapping(d.get("questions", LDict()), "questions", d)
     _only(q, {"goals", "objective", "results", "scratch"}, "questions")
     return Schema(
