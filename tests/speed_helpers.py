@@ -69,3 +69,14 @@ def compile_hoisted(code: str, extra: dict[str, Any] | None = None) -> tuple[Any
 
     fast = hoist(code, define, fresh)
     return eval(f"lambda v, L: {fast}", ns), eval(f"lambda v, L: {code}", ns), helpers  # noqa: S307
+
+
+def spec_game(tmp_path: Any, name: str, game_yaml: str, rules_yaml: str) -> Game:
+    """A Game of a small spec written for a test: ``<tmp_path>/specs/<name>/game.yaml`` and its
+    ``rules/core.yaml``, compiled as the loader reads any spec folder."""
+    from ghostrules.spec import load_spec
+    root = tmp_path / "specs" / name
+    (root / "rules").mkdir(parents=True, exist_ok=True)
+    (root / "game.yaml").write_text(game_yaml, encoding="utf-8")
+    (root / "rules" / "core.yaml").write_text(rules_yaml, encoding="utf-8")
+    return Game(load_spec(name, root=tmp_path / "specs"))

@@ -15,10 +15,10 @@ for the compiled blocks (engine/blocks.py) and the interpreter (engine/machine.p
 from __future__ import annotations
 
 import pytest
+from speed_helpers import spec_game
 
 import ghostrules
 from ghostrules.engine.actions import RULES
-from ghostrules.spec import load_spec
 
 _GAME = """\
 game: letlog
@@ -86,11 +86,7 @@ rules:
 
 
 def _game(tmp_path) -> ghostrules.Game:
-    root = tmp_path / "specs" / "letlog"
-    (root / "rules").mkdir(parents=True, exist_ok=True)
-    (root / "game.yaml").write_text(_GAME, encoding="utf-8")
-    (root / "rules" / "core.yaml").write_text(_RULES, encoding="utf-8")
-    return ghostrules.Game(load_spec("letlog", root=tmp_path / "specs"))
+    return spec_game(tmp_path, "letlog", _GAME, _RULES)
 
 
 @pytest.fixture(params=["blocks", "interpreter"])

@@ -10,9 +10,9 @@ value; a real change of type is refused at the ``let``'s line."""
 from __future__ import annotations
 
 import pytest
+from speed_helpers import spec_game
 
 import ghostrules
-from ghostrules.spec import load_spec
 from ghostrules.spec.source import SpecError
 
 _GAME = """\
@@ -61,12 +61,7 @@ rules:
 
 
 def _game(tmp_path, first_let: str = "ground") -> ghostrules.Game:
-    root = tmp_path / "specs" / "lettypes"
-    (root / "rules").mkdir(parents=True, exist_ok=True)
-    (root / "game.yaml").write_text(_GAME, encoding="utf-8")
-    rules = _RULES.replace("{target: ground}", "{target: %s}" % first_let)
-    (root / "rules" / "core.yaml").write_text(rules, encoding="utf-8")
-    return ghostrules.Game(load_spec("lettypes", root=tmp_path / "specs"))
+    return spec_game(tmp_path, "lettypes", _GAME, _RULES.replace("{target: ground}", "{target: %s}" % first_let))
 
 
 @pytest.mark.parametrize("first_let", ["ground", "none"])

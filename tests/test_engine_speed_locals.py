@@ -10,7 +10,7 @@ is reported and rolled back as before."""
 from __future__ import annotations
 
 import pytest
-from speed_helpers import traced_record
+from speed_helpers import spec_game, traced_record
 
 import ghostrules
 from ghostrules import SpecRuntimeError
@@ -103,11 +103,7 @@ rules:
 
 
 def _game(tmp_path) -> ghostrules.Game:
-    root = tmp_path / "specs" / "memoscan"
-    (root / "rules").mkdir(parents=True, exist_ok=True)
-    (root / "game.yaml").write_text(_GAME, encoding="utf-8")
-    (root / "rules" / "core.yaml").write_text(_RULES, encoding="utf-8")
-    return ghostrules.Game(load_spec("memoscan", root=tmp_path / "specs"))
+    return spec_game(tmp_path, "memoscan", _GAME, _RULES)
 
 
 def _memo_blocks(game: ghostrules.Game) -> list[str]:

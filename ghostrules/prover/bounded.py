@@ -36,7 +36,7 @@ import attrs
 from ..engine import Game, State
 from ..spec.expr import parse
 from ..spec.model import Where
-from .outdir import CHECKOUT, remove_owned
+from .outdir import CHECKOUT, remove_owned, shown_path
 
 
 @attrs.define
@@ -148,11 +148,7 @@ def asked_in(stem: str, rule_ids: list[str]) -> str | None:
     path = (folder / f"{stem}.py").resolve()
     if not path.is_file():
         return None
-    try:
-        shown = str(path.relative_to(CHECKOUT))
-    except ValueError:
-        shown = str(path)
-    return f"# asked in: {shown} (QUESTION; rules {', '.join(rule_ids)})"
+    return f"# asked in: {shown_path(path)} (QUESTION; rules {', '.join(rule_ids)})"
 
 
 def remove_witness(folder: Path, stem: str, q: Question) -> list[str]:

@@ -54,8 +54,12 @@ def site_path(where: object, specs_folder: Path | str | None) -> str | None:
     path = (Path(specs_folder) / file).resolve()
     if not path.is_file():
         return None
+    return f"{shown_path(path)}:{line}"
+
+
+def shown_path(path: Path) -> str:
+    """A file's path as a header shows it: relative to the checkout when inside it, else absolute."""
     try:
-        shown = str(path.relative_to(CHECKOUT))
+        return str(path.relative_to(CHECKOUT))
     except ValueError:
-        shown = str(path)
-    return f"{shown}:{line}"
+        return str(path)
