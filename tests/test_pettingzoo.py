@@ -181,3 +181,14 @@ def test_a_first_decision_beyond_max_actions_leaves_reset_undone():
     with pytest.raises(ValueError, match="max_actions=11"):
         e.reset(seed=5)
     assert (e.state_.to_json(), e.steps, e.agent_selection, list(e.agents), e._rng.getstate()) == before
+
+
+@pytest.mark.parametrize("agent", ["purple_9", "yellow", 0, None], ids=repr)
+def test_observing_an_unknown_agent_is_refused(agent):
+    """observe answers for the game's agents only (PettingZoo's classic games raise ValueError
+    there, from possible_agents.index); before, any name got an observation with an empty mask."""
+    for e in (GhostrulesAEC("ghost-stories", parameters=PARAMS), env("ghost-stories", parameters=PARAMS)):
+        e.reset(seed=3)
+        with pytest.raises(ValueError, match="yellow_0, red_1"):
+            e.observe(agent)
+        assert all(e.observe(a)["observation"].shape == (e.unwrapped.n_values + 3,) for a in e.possible_agents)

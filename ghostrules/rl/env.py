@@ -32,7 +32,8 @@ Observations
     * then the acting agent's index (-4 when the game is over).
 
     Every agent observes the same vector (the games modelled are games of open information; hidden
-    card orders are chance nodes, not state). ``action_mask`` is all zeros for agents not to act.
+    card orders are chance nodes, not state). ``action_mask`` is all zeros for agents not to act. ``observe`` of a name that is not one of
+    ``possible_agents`` raises ``ValueError``.
 
 Rewards
     Zero during the game; at the end, ``reward_fn(state)`` gives one number per agent index. The
@@ -135,7 +136,10 @@ class GhostrulesAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation of the current position: the vector and the action mask (all zeros
-        unless ``agent`` is to act); see the module docstring for the encoding."""
+        unless ``agent`` is to act); see the module docstring for the encoding. An agent that is not
+        one of ``possible_agents`` raises ValueError (as PettingZoo's classic games do)."""
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} in this game: the agents are {', '.join(self.possible_agents)}")
         assert self.state_ is not None
         state = self.state_
         n_options = len(self._options_cache)
