@@ -200,6 +200,32 @@ def test_a_malformed_json_state_is_refused_with_a_value_error(game: ghostrules.G
     assert type(info.value) is ValueError
 
 
+@pytest.mark.parametrize("flat,value,words", [
+    (2, 11, r"values\[2\]: stock\[bob\] = 11 is outside its declared range 0\.\.10 \(int\)"),
+    (1, -1, r"stock\[ann\] = -1 is outside its declared range 0\.\.10 \(int\)"),
+    (3, 2, r"active = 2 is outside its declared range -1\.\.1 \(player\)"),
+    (0, 2.5, r"values\[0\]: supply = 2\.5 is not an integer"),
+    (0, True, r"supply = True is not an integer"),
+    (0, "3", r"supply = '3' is not an integer"),
+    (0, None, r"supply = None is not an integer"),
+], ids=["above", "below", "symbol", "float", "bool", "string", "null"])
+def test_a_json_state_value_outside_its_slot_is_refused(game: ghostrules.Game, flat: int, value: Any,
+                                                         words: str) -> None:
+    """state_from_json checks every value against its slot's declared range, as State.set does
+    (naming the slot, the value and the range); before, 11 stones in a 0..10 slot loaded, 2.5
+    loaded as 2 and true as 1."""
+    import json
+    doc = json.loads(rolled(game, "two").to_json())
+    doc["values"][flat] = value
+    with pytest.raises(ValueError, match=words) as info:
+        game.state_from_json(json.dumps(doc))
+    assert type(info.value) is ValueError and "JSON state" in str(info.value)
+    doc["values"][flat] = game.layout.highs[flat]  # the range's ends load
+    assert game.state_from_json(json.dumps(doc)).values[flat] == game.layout.highs[flat]
+    doc["values"][flat] = game.layout.lows[flat]
+    assert game.state_from_json(json.dumps(doc)).values[flat] == game.layout.lows[flat]
+
+
 @pytest.mark.parametrize("call,error,words", [
     (("get", "nope"), KeyError, "no state slot 'nope'"),
     (("get", "stock", "zed"), KeyError, "'zed' is not a player"),

@@ -148,3 +148,47 @@ def test_a_numpy_integer_seed_is_the_same_seed():
             e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
         games.append([a.to_json() for a in e.state_.history()])
     assert games[0] == games[1] == games[2]
+
+
+def test_a_decision_beyond_max_actions_leaves_the_env_as_it_was():
+    """The first decision of this game has 3 options, the one after option 0 has 8: with
+    max_actions=3 that step raises ValueError, and the env is as it was before it (position,
+    steps, agent, rewards and the chance generator), so that the game can still go on.
+    Before, the action was applied and the chance nodes after it drawn when the error came."""
+    e = GhostrulesAEC("ghost-stories", parameters=PARAMS, max_actions=3)
+    e.reset(seed=1)
+    before = (e.state_.to_json(), e.steps, e.agent_selection, dict(e.rewards), dict(e._cumulative_rewards),
+              e._rng.getstate(), e.observe(e.agent_selection)["observation"].tolist())
+    with pytest.raises(ValueError, match="max_actions=3"):
+        e.step(0)
+    after = (e.state_.to_json(), e.steps, e.agent_selection, dict(e.rewards), dict(e._cumulative_rewards),
+             e._rng.getstate(), e.observe(e.agent_selection)["observation"].tolist())
+    assert after == before
+    wide = GhostrulesAEC("ghost-stories", parameters=PARAMS)
+    wide.reset(seed=1)
+    e.max_actions = wide.max_actions  # every option of this decision leads to 8 options: allow them
+    for env_ in (e, wide):  # the same game goes on from there, with the same chance draws
+        env_.step(0)
+    assert e.state_.to_json() == wide.state_.to_json() and e.steps == wide.steps == 1
+
+
+def test_a_first_decision_beyond_max_actions_leaves_reset_undone():
+    e = GhostrulesAEC("betrayal", parameters={"players": 3}, max_actions=12)
+    e.reset(seed=1)
+    e.step(0)
+    before = (e.state_.to_json(), e.steps, e.agent_selection, list(e.agents), e._rng.getstate())
+    e.max_actions = 11  # the first decision of betrayal has 12 options: a new game cannot start
+    with pytest.raises(ValueError, match="max_actions=11"):
+        e.reset(seed=5)
+    assert (e.state_.to_json(), e.steps, e.agent_selection, list(e.agents), e._rng.getstate()) == before
+
+
+@pytest.mark.parametrize("agent", ["purple_9", "yellow", 0, None], ids=repr)
+def test_observing_an_unknown_agent_is_refused(agent):
+    """observe answers for the game's agents only (PettingZoo's classic games raise ValueError
+    there, from possible_agents.index); before, any name got an observation with an empty mask."""
+    for e in (GhostrulesAEC("ghost-stories", parameters=PARAMS), env("ghost-stories", parameters=PARAMS)):
+        e.reset(seed=3)
+        with pytest.raises(ValueError, match="yellow_0, red_1"):
+            e.observe(agent)
+        assert all(e.observe(a)["observation"].shape == (e.unwrapped.n_values + 3,) for a in e.possible_agents)

@@ -112,7 +112,9 @@ class Game:
     def state_from_json(self, text: str, tracing: bool = False) -> State:
         """The state that ``State.to_json`` wrote, equal to it (values, stack, outcome), with the same
         history (labels and rules included) and log. Text that is not such a JSON state, or the state
-        of another game or configuration, raises ValueError saying which."""
+        of another game or configuration, raises ValueError saying which; so does a value list that
+        is not one integer per slot within the slot's declared range (the error names the slot, the
+        value and the range, as ``State.set`` does)."""
         try:
             doc = json.loads(text)
         except (TypeError, ValueError) as e:
@@ -137,9 +139,7 @@ class Game:
             if not (isinstance(pc, int) and 0 <= pc < len(proc.code)):
                 raise ValueError(f"{name} has no instruction {pc!r}")
             stack.append([proc.index, pc, dict(L)])
-        values = [int(x) for x in doc["values"]]
-        if len(values) != self.layout.size:
-            raise ValueError(f"{len(values)} values for the {self.layout.size} slots of the layout")
+        values = self._values_from_json(doc["values"])
         state = State(self, values, stack, tracing)
         state._history = [self._action_from_json(a) for a in doc["history"]]
         labels = doc.get("labels")
@@ -153,6 +153,29 @@ class Game:
             o = doc["outcome"]
             state._outcome = Outcome(o["result"], o["rule"], o.get("text", ""))
         return state
+
+    def _values_from_json(self, raw: Any) -> list[int]:
+        """The value list of a JSON state: one integer per slot of the layout, each within its slot's
+        declared range (what the machine and ``State.set`` keep it to); anything else raises
+        ValueError naming the slot, the value and the range (a bool or a float is not an integer:
+        ``int()`` would turn 2.5 into 2)."""
+        layout = self.layout
+        if not isinstance(raw, list):
+            raise ValueError(f"values is a {type(raw).__name__}, not a list")
+        if len(raw) != layout.size:
+            raise ValueError(f"{len(raw)} values for the {layout.size} slots of the layout")
+        lows, highs = layout.lows, layout.highs
+        # one pass for the usual case; the slot at fault looked for only when there is one
+        if all(type(x) is int and lo <= x <= hi for x, lo, hi in zip(raw, lows, highs)):
+            return raw
+        for flat, x in enumerate(raw):
+            if type(x) is not int:
+                raise ValueError(f"values[{flat}]: {layout.name_of(flat)} = {x!r} is not an integer")
+            if not lows[flat] <= x <= highs[flat]:
+                var = layout.slots[layout.owner[flat][0]].var
+                raise ValueError(f"values[{flat}]: {layout.name_of(flat)} = {x!r} is outside its declared range "
+                                 f"{var.lo}..{var.hi} ({var.type})")
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _action_from_json(self, raw: list[Any]) -> Action:
         return Action(str(raw[0]), tuple(int(x) for x in raw[1:]), "")

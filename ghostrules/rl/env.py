@@ -17,7 +17,9 @@ Actions
     order. The action mask has a 1 at ``i`` for ``i < len(legal_actions())``. ``step`` takes an
     integer (numpy's too); another index, or a float, a string or a bool, raises ``ValueError``
     and leaves the position as it was. A decision with
-    more options than ``max_actions`` raises ``ValueError`` (pass a larger ``max_actions``).
+    more options than ``max_actions`` raises ``ValueError`` (pass a larger ``max_actions``) from the
+    ``step`` (or ``reset``) that leads to it, and that call changes nothing: position, generator,
+    rewards and selected agent are as they were.
 
 Observations
     A ``Dict`` space ``{"observation": Box(int64), "action_mask": Box(int8)}``. ``observation`` is
@@ -30,7 +32,8 @@ Observations
     * then the acting agent's index (-4 when the game is over).
 
     Every agent observes the same vector (the games modelled are games of open information; hidden
-    card orders are chance nodes, not state). ``action_mask`` is all zeros for agents not to act.
+    card orders are chance nodes, not state). ``action_mask`` is all zeros for agents not to act. ``observe`` of a name that is not one of
+    ``possible_agents`` raises ``ValueError``.
 
 Rewards
     Zero during the game; at the end, ``reward_fn(state)`` gives one number per agent index. The
@@ -121,19 +124,22 @@ class GhostrulesAEC(AECEnv):
         with the length of the game)."""
         return list(state.values)
 
-    def _options(self) -> list[Any]:
-        assert self.state_ is not None
-        if self.state_.is_terminal():
+    def _options(self, state: State) -> list[Any]:
+        """The options of ``state``'s decision ([] at the end); more than ``max_actions`` raises ValueError."""
+        if state.is_terminal():
             return []
-        options = self.state_.legal_actions()
+        options = state.legal_actions()
         if len(options) > self.max_actions:
-            raise ValueError(f"{len(options)} options at '{self.state_.prompt()}' [{self.state_.node_rule()}]: "
+            raise ValueError(f"{len(options)} options at '{state.prompt()}' [{state.node_rule()}]: "
                              f"more than max_actions={self.max_actions}")
         return options
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation of the current position: the vector and the action mask (all zeros
-        unless ``agent`` is to act); see the module docstring for the encoding."""
+        unless ``agent`` is to act); see the module docstring for the encoding. An agent that is not
+        one of ``possible_agents`` raises ValueError (as PettingZoo's classic games do)."""
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} in this game: the agents are {', '.join(self.possible_agents)}")
         assert self.state_ is not None
         state = self.state_
         n_options = len(self._options_cache)
@@ -145,12 +151,22 @@ class GhostrulesAEC(AECEnv):
         return {"observation": np.asarray(vector, dtype=np.int64), "action_mask": mask}
 
     # ---- the AEC cycle -------------------------------------------------------------------
-    def _advance(self) -> None:
-        """Resolve chance nodes until a decision or the end."""
-        assert self.state_ is not None
-        while not self.state_.is_terminal() and self.state_.is_chance_node():
-            self.state_.apply_action(sample_chance(self.state_, self._rng))
-        self._options_cache = self._options()
+    def _advance(self, state: State, rng: random.Random) -> list[Any]:
+        """Resolve ``state``'s chance nodes with ``rng`` until a decision or the end; answers the
+        decision's options (``_options``). On an error (more options than ``max_actions``) ``rng``
+        is set back to where it was, so that the caller, which has changed nothing else yet
+        (``state`` is a new one), leaves the environment as it was."""
+        saved = None  # the generator's state, taken at the first chance node (most steps have none)
+        try:
+            while not state.is_terminal() and state.is_chance_node():
+                if saved is None:
+                    saved = rng.getstate()
+                state.apply_action(sample_chance(state, rng))
+            return self._options(state)
+        except BaseException:
+            if saved is not None:
+                rng.setstate(saved)
+            raise
 
     def _select(self) -> None:
         assert self.state_ is not None
@@ -162,9 +178,13 @@ class GhostrulesAEC(AECEnv):
         """Start a new game: chance nodes resolved with a generator seeded by ``seed`` (the previous
         generator, ``random.Random(0)`` at first, goes on when ``seed`` is None), up to the first
         decision, whose player's agent is selected. ``options`` is accepted and ignored."""
-        if seed is not None:
-            # numpy's integers (what np.random gives) seed as the int they stand for
-            self._rng = random.Random(operator.index(seed) if hasattr(seed, "__index__") else seed)
+        # numpy's integers (what np.random gives) seed as the int they stand for
+        rng = self._rng if seed is None else random.Random(operator.index(seed) if hasattr(seed, "__index__") else seed)
+        # the new game up to its first decision, before anything of the environment changes: a decision
+        # with more options than max_actions raises with the previous game (and generator) in place
+        state = self.game.new_initial_state()
+        options = self._advance(state, rng)
+        self._rng = rng
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -172,8 +192,8 @@ class GhostrulesAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.steps = 0
-        self.state_ = self.game.new_initial_state()
-        self._advance()
+        self.state_ = state
+        self._options_cache = options
         self.agent_selection = self.agents[0]
         self._select()
         self._finish_if_over()
@@ -200,7 +220,8 @@ class GhostrulesAEC(AECEnv):
     def step(self, action: int | None) -> None:
         """The selected agent takes option ``action`` (an index into ``legal_actions()``; ``None`` for
         an agent that is done); chance nodes are then resolved and the next agent selected. An index
-        that is not an option raises ValueError and the position is unchanged."""
+        that is not an option raises ValueError and the position is unchanged; so does an action leading
+        to a decision with more options than ``max_actions`` (the environment as it was before)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -212,12 +233,17 @@ class GhostrulesAEC(AECEnv):
         if index is None or not 0 <= index < len(options):
             raise ValueError(f"action {action!r} is not legal for {agent}: {len(options)} options "
                              f"at '{self.state_.prompt()}' (an integer 0..{len(options) - 1})")
+        # the next position is made on a new state (State.child), its chance nodes resolved and its
+        # decision checked against max_actions, before anything of the environment changes: on that
+        # error the position, the generator, the rewards and the agent are as they were
+        state = self.state_.child(options[index])
+        next_options = self._advance(state, self._rng)
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        self.state_.apply_action(options[index])
+        self.state_ = state
+        self._options_cache = next_options
         self.steps += 1
-        self._advance()
         self._select()
         self._finish_if_over()
 
