@@ -186,6 +186,8 @@ BAD = [
      9, "too many cards (axe): the scenario accounts for 2 (held[p1, axe] = 1 on line 4, discarded[axe] = 1 on line 9)"),
     ("a card in a pile and set aside", HEAD + "cards:\n  bell: {in_pile: 1, pile: entrance_hall, aside: 1}\n",
      9, "(in_pile[bell] = 1 on line 9, aside[bell] = 1 on line 9)"),
+    ("a pile's room for a card in no pile (it stayed in its deck)", HEAD + "cards:\n  bell: {pile: entrance_hall}\n",
+     8, "BH-ITEM-3 (a card given a pile's room lies in that pile"),
     ("a card missing", HEAD + "slots:\n  in_deck[book]: 0\n",
      9, "too few cards (book): the scenario accounts for 0 (in_deck[book] = 0 on line 9), the game has 1"),
     ("a monster before the haunt", HEAD + "monsters:\n  m1: {kind: hound, at: entrance_hall}\n", 8,
