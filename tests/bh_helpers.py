@@ -34,13 +34,28 @@ def set_up(game: Game, characters: list[str]) -> State:
 
 
 def place(state: State, room: str, floor: str, cell: str, rot: str = "r0") -> None:
-    """Put a room tile into the house, as if discovered earlier."""
-    state.set("tile_stack", room, 0)
+    """Put a room tile into the house, as if discovered earlier: moved out of the room stack (or the tile
+    discard pile), counted off the floors it fits (BH-DISCOVER-6), as a discovery does. Raises
+    ValueError, changing nothing, if the room is in the house already, the cell holds another room or
+    the tile's back shows no such floor (BH-DISCOVER-2)."""
+    if state.get("tile_placed", room):
+        raise ValueError(f"place: the {room} is in the house already ({state.get('rfloor', room)} "
+                         f"{state.get('rcell', room)})")
+    other = str(state.get("room_at", floor, cell))
+    if other != "none":
+        raise ValueError(f"place: {floor} {cell} holds the {other} already")
+    starting = str(state.eval(f"start_cell[{room}]")) != "none"
+    if not starting and not state.eval(f"room_floors[{room}, {floor}]"):
+        raise ValueError(f"place: the {room}'s tile shows no {floor} floor (BH-DISCOVER-2)")
+    state.set("tile_stack" if state.get("tile_stack", room) else "tile_discard", room, 0)
     state.set("tile_placed", room, 1)
     state.set("rfloor", room, floor)
     state.set("rcell", room, cell)
     state.set("rrot", room, rot)
     state.set("room_at", floor, cell, room)
+    for g in state.game.layout.domains["floor"].symbols:
+        if not starting and state.eval(f"room_floors[{room}, {g}]") and state.get("left_for", g) > 0:
+            state.set("left_for", g, state.get("left_for", g) - 1)
 
 
 def start_haunt(state: State, traitor: str, haunt: str = "hollow_hounds") -> None:

@@ -7,7 +7,7 @@ building a position with the card twice for the test that asked for it."""
 from __future__ import annotations
 
 import pytest
-from bh_helpers import FOUR, card_place, holds, lies_here, set_up
+from bh_helpers import FOUR, card_place, holds, lies_here, place, set_up
 
 import ghostrules
 
@@ -86,3 +86,28 @@ def test_card_place_finds_a_card_in_two_places(base) -> None:
         card_place(state, "axe")
     with pytest.raises(ValueError, match=r"the axe is in 2 places"):
         holds(state, "p2", "axe")
+
+
+def test_place_moves_the_tile_out_of_the_stack_and_counts_it_off(base) -> None:
+    """A room put into the house by hand leaves the room stack and the count of tiles left for its
+    floors (BH-DISCOVER-6), as a discovery does; a second place of it, a taken cell or a floor its
+    back does not show fails, changing nothing."""
+    state = base.clone()
+    left = {f: state.get("left_for", f) for f in ("basement", "ground", "upper")}
+    place(state, "kitchen", "ground", "x5y5")   # the Kitchen's back: basement and ground
+    assert state.get("tile_stack", "kitchen") == 0 and state.get("tile_placed", "kitchen") == 1
+    assert {f: state.get("left_for", f) for f in left} == {"basement": left["basement"] - 1,
+                                                          "ground": left["ground"] - 1, "upper": left["upper"]}
+    assert state.check_invariants() == []
+    before = list(state.values)
+    with pytest.raises(ValueError, match=r"the kitchen is in the house already \(ground x5y5\)"):
+        place(state, "kitchen", "ground", "x3y5")
+    with pytest.raises(ValueError, match=r"ground x5y5 holds the kitchen already"):
+        place(state, "dining_room", "ground", "x5y5")
+    with pytest.raises(ValueError, match=r"the catacombs's tile shows no upper floor \(BH-DISCOVER-2\)"):
+        place(state, "catacombs", "upper", "x3y3")
+    assert state.values == before
+    state.set("tile_stack", "crypt", 0)
+    state.set("tile_discard", "crypt", 1)   # discarded earlier (a reshuffle takes it back)
+    place(state, "crypt", "basement", "x4y3")
+    assert state.get("tile_discard", "crypt") == 0 and state.check_invariants() == []
