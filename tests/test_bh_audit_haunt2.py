@@ -52,8 +52,12 @@ def test_the_third_ward_wins_at_once_though_the_hero_dies_later_in_the_turn(game
         base.set("at", seat, "dining_room")
     base.set("alive", "p3", False)
     base.set("alive", "p4", False)
-    base.set("ward_box", 16)                             # two wards set already
+    for room, cell in (("abandoned_room", "x3y4"), ("kitchen", "x2y5")):  # two wards set already, in omen rooms
+        place(base, room, "ground", cell)
+        base.set("ward_on", room, 1)
+    base.set("ward_box", 16)                             # (the two wards came out of the box)
     base.set("tpos", "p1", "might", "l1")
+    assert base.check_invariants() == []                 # 18 wards, each in the box or in a room
     s = game4.state_at("explorer_turn", {"s": "p1"}, base)
     act(s, "take the haunt's action")
     roll(s, *[2] * value(s, "p1", "knowledge"))          # the Knowledge roll: 5 or more

@@ -568,7 +568,12 @@ class _Builder:
                     what = f"{pool.name}" + (f" ({layout.domains[pool.per].symbols[key]})" if pool.per else "")
                     placed = pool.total - diff
                     problem = "too many" if diff < 0 else "too few"
-                    raise self.err(f"{problem} {what}: the scenario accounts for {placed}, the game has {pool.total}"
+                    # where the scenario put them: every cell of this pool it set, with its line
+                    where = ", ".join(f"{self.v.name_of(f)} = {self.explicit[f][0]} on line {self.explicit[f][1]}"
+                                      for f in sorted(cells, key=lambda f: self.explicit.get(f, (0, 0))[1])
+                                      if f in self.explicit)
+                    raise self.err(f"{problem} {what}: the scenario accounts for {placed}"
+                                   f"{' (' + where + ')' if where else ''}, the game has {pool.total}"
                                    f"{' (' + pool.text + ')' if pool.text else ''}", max(lines) if lines else 1)
 
     def _check(self, setup_state: State, values: list[int]) -> None:
