@@ -92,10 +92,10 @@ def test_an_outcome_not_of_the_chance_node_lists_the_outcomes(game: ghostrules.G
 
 
 def test_a_long_list_of_options_says_how_many_there_are() -> None:
-    from ghostrules.engine.state import _listed
-    actions = [Action("draw", (k,), f"card {k}") for k in range(30)]
-    assert _listed(actions[:3]) == "card 0, card 1, card 2"
-    assert _listed(actions).endswith("card 11 ... (30 in all)")
+    from ghostrules.spec.words import listed  # what the options' and outcomes' errors list them with
+    labels = [Action("draw", (k,), f"card {k}").label for k in range(30)]
+    assert listed(labels[:3], 12) == "card 0, card 1, card 2"
+    assert listed(labels, 12).endswith("card 11 ... (30 in all)")
 
 
 def test_repr_of_a_state_is_one_short_informative_line(game: ghostrules.Game) -> None:

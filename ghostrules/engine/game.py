@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from ..spec.loader import load_spec
 from ..spec.model import GameSpec
+from ..spec.words import listed
 from .actions import Action, LogEntry, Outcome
 from .errors import ActionLimitError, IllegalActionError
 from .layout import Layout
@@ -106,8 +107,7 @@ class Game:
             return -1 if value == "none" else symbols.index(value)
         if not isinstance(value, (bool, str)) and hasattr(value, "__index__") and -1 <= value < len(symbols):
             return int(value)
-        shown = ", ".join(symbols[:10]) + (f" ... ({len(symbols)} in all)" if len(symbols) > 10 else "")
-        raise ValueError(f"{procedure}: {name}={value!r} is not a {type_} (one of {shown}, or none)")
+        raise ValueError(f"{procedure}: {name}={value!r} is not a {type_} (one of {listed(symbols, 10)}, or none)")
 
     def state_from_json(self, text: str, tracing: bool = False) -> State:
         """The state that ``State.to_json`` wrote, equal to it (values, stack, outcome), with the same

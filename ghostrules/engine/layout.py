@@ -9,6 +9,7 @@ from typing import Any
 import attrs
 
 from ..spec.model import GameSpec, Var
+from ..spec.words import listed
 
 
 @attrs.frozen
@@ -114,12 +115,12 @@ class Layout:
             symbols_of = self.domains[dom_name].symbols
             if isinstance(sym, str):
                 if sym not in symbols_of:
-                    raise KeyError(f"{name}: {sym!r} is not a {dom_name} (one of {_few(symbols_of)})")
+                    raise KeyError(f"{name}: {sym!r} is not a {dom_name} (one of {listed(symbols_of, 10)})")
                 i = symbols_of.index(sym)
             elif not isinstance(sym, bool) and hasattr(sym, "__index__") and 0 <= operator.index(sym) < size:
                 i = operator.index(sym)
             else:
-                raise KeyError(f"{name}: index {sym!r} is neither a {dom_name} ({_few(symbols_of)}) nor a number "
+                raise KeyError(f"{name}: index {sym!r} is neither a {dom_name} ({listed(symbols_of, 10)}) nor a number "
                                f"0..{size - 1}")
             flat += i * stride
         return flat
@@ -143,7 +144,7 @@ class Layout:
             elif value in symbols:
                 code = symbols.index(value)
             else:
-                hint = f" (one of: {_few(symbols)}; or none)" if symbols else ""
+                hint = f" (one of: {listed(symbols, 10)}; or none)" if symbols else ""
                 raise ValueError(f"set {where}: {value!r} is not a value of type {var.type}{hint}")
         elif hasattr(value, "__index__"):  # an int, or an integer of numpy's
             code = operator.index(value)
@@ -153,7 +154,3 @@ class Layout:
         if not var.lo <= code <= var.hi:
             raise ValueError(f"{where} = {value!r} is outside its declared range {var.lo}..{var.hi} ({var.type})")
         return flat, code
-
-def _few(symbols: tuple[str, ...], most: int = 10) -> str:
-    """The first ``most`` symbols of a domain, for an error message."""
-    return ", ".join(symbols[:most]) + (f" ... ({len(symbols)} in all)" if len(symbols) > most else "")

@@ -21,6 +21,7 @@ from .menus import SHOWN_MAX, no_options
 from .program import MenuI, RandomI, RollI
 from ..spec.expr import ExprError
 from ..spec.source import SpecError
+from ..spec.words import listed, shorten
 
 if TYPE_CHECKING:
     from .game import Game
@@ -37,16 +38,9 @@ def _bound(L: dict, var: str | None, value: int) -> dict:
     return L
 
 
-def _listed(actions: list[Action], most: int = 12) -> str:
-    """The labels of ``actions`` for an error message: the first ``most``, then how many more."""
-    shown = ", ".join(a.label for a in actions[:most])
-    return shown + (f" ... ({len(actions)} in all)" if len(actions) > most else "")
-
-
-def _short(text: str, most: int) -> str:
+def _one_line(text: str, most: int) -> str:
     """``text`` on one line, cut to ``most`` characters (the cut marked with ...)."""
-    text = " ".join(text.split())
-    return text if len(text) <= most else text[:most - 3] + "..."
+    return shorten(" ".join(text.split()), most, marker="...", strip="")
 
 
 class State(Machine):
@@ -572,9 +566,9 @@ class State(Machine):
                         continue  # a label that only makes sense where its option is offered
                     if text == label:
                         return f"{label!r} is not allowed now ({self.prompt()}; rule {opt.rule} does not permit it)"
-            return f"{label!r} is not an option of '{self.prompt()}'; options: {_listed(self._menu_options(node))}"
+            return f"{label!r} is not an option of '{self.prompt()}'; options: {listed([a.label for a in self._menu_options(node)], 12)}"
         outcomes = [a for a, _ in self.chance_outcomes()]
-        return f"{label!r} is not an outcome of this chance node ({self.prompt()}); outcomes: {_listed(outcomes)}"
+        return f"{label!r} is not an outcome of this chance node ({self.prompt()}); outcomes: {listed([a.label for a in outcomes], 12)}"
 
     def _option_values(self, opt: Any, L: dict) -> Iterable[int]:
         if opt.var is None:
@@ -702,6 +696,6 @@ class State(Machine):
         else:
             now = f"{self.current_player_name()} to act: {self.prompt()}"
         rule = self.node_rule()
-        now = _short(now + (f" [{rule}]" if rule and self._outcome is None else ""), 140)
+        now = _one_line(now + (f" [{rule}]" if rule and self._outcome is None else ""), 140)
         n = len(self._history)
-        return f"<State {self.game.spec.name}({_short(settings, 60)}) after {n} action{'' if n == 1 else 's'}, {now}>"
+        return f"<State {self.game.spec.name}({_one_line(settings, 60)}) after {n} action{'' if n == 1 else 's'}, {now}>"

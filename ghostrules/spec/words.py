@@ -15,6 +15,8 @@ by a space (or ends the text) and is
 
 from __future__ import annotations
 
+from typing import Sequence
+
 ABBREVIATIONS = frozenset({"e.g.", "i.e.", "cf.", "vs.", "viz.", "p.", "pp.", "approx.", "incl.",
                            "resp.", "fig.", "ch.", "sec.", "vol.", "ed.", "eds.", "mr.", "mrs.", "dr.", "st."})
 _OPEN, _CLOSE, _STOPS = "([{", ")]}", ".!?"
@@ -61,6 +63,11 @@ def shorten(text: str, limit: int, marker: str = "\u2026", strip: str = " ") -> 
     if len(text) <= limit:
         return text
     return text[:limit - len(marker)].rstrip(strip) + marker
+
+
+def listed(items: Sequence[str], most: int) -> str:
+    """``items`` joined for a message: the first ``most``, then ``... (N in all)`` when there are more."""
+    return ", ".join(items[:most]) + (f" ... ({len(items)} in all)" if len(items) > most else "")
 
 
 def menu_lead(text: str, limit: int = 60) -> str:
