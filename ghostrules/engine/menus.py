@@ -13,6 +13,12 @@ the Action class are the function's own fast locals (parameters' defaults).
 The function returns the list the generic loop returns: the same Actions (taken from and stored
 in the option's caches, ``MenuOptionI.actions`` and ``by_label``, under the same keys), in the same
 order, equal labels numbered (``"label #2"``), and raises the same error when no option is left.
+A label that reads slots and joins constants and display names (``_label(names, x)``, compile_expr's
+``text``) is not written for an Action already made: the function's own cache keeps the Action by
+the option's value and the values ``x`` named (which determine the label), computed in the label's
+order; the label is written, and the Action found in or stored in ``by_label``, only when that cache
+misses (at most SHOWN_MAX entries, as ``by_label``). The locals a label that reads no slot reads are
+read once before its option's loop.
 Guards and labels are evaluated in the generic loop's order, except that an option's label is
 computed right after its own guard holds (the generic loop tests all the values' guards of an option
 first): the options are the same, and only which of two faults is reported first could differ.
@@ -20,6 +26,7 @@ first): the options are the same, and only which of two faults is reported first
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any, Callable
 
@@ -31,6 +38,7 @@ MenuFn = Callable[[list, dict], list[Action]]
 SHOWN_MAX = 4096  # the Actions kept per option whose label reads slots (MenuOptionI.by_label)
 
 _BARE_L = re.compile(r"\bL\b(?!\[')")
+_CONSTANT = re.compile(r"_k\d+")  # a name of compile_expr's constants (ExprCompiler.constant): never rebound
 
 
 def no_options(node: MenuI) -> SpecRuntimeError:
@@ -93,11 +101,19 @@ class _Writer:
         value = local if var is not None else "0"
         bound = None
         ind = "    "
-        fns = [opt.cond, opt.label]
+        # the functions run with the option's variable bound (a members list is run on the frame's locals)
+        fns = [opt.label] if opt.members is not None else [opt.cond, opt.label]
         if var is not None and any(f is not None and (getattr(f, "fast", None) is None or _BARE_L.search(f.fast))
                                    for f in fns):
             bound = f"_L{k}"
             lines.append(f"{ind}{bound} = L.copy()")
+        gets = ""
+        if opt.actions is not None and opt.label_locals:  # the locals the label reads
+            if var is None:
+                gets = "".join(f", L.get({n!r})" for n in opt.label_locals)
+            else:  # read once, before the loop
+                gets = "".join(f", _g{k}_{i}" for i in range(len(opt.label_locals)))
+                lines += [f"{ind}_g{k}_{i} = L.get({n!r})" for i, n in enumerate(opt.label_locals)]
         if var is None:
             if opt.cond is not None:
                 lines.append(f"{ind}if {self.option_code(opt.cond, None, local, None)}:")
@@ -123,22 +139,18 @@ class _Writer:
         key = f"({k}, {value})"
         if opt.actions is not None:  # the label reads no slot: the Action kept by value and the locals it reads
             made = self.const(opt.actions)
-            if opt.label_locals:
-                at = "(" + value + "".join(f", L.get({n!r})" for n in opt.label_locals) + ")"
-            else:
-                at = value
+            at = value
+            if gets:
+                lines.append(f"{ind}_at = ({value}{gets})")
+                at = "_at"
             lines += [f"{ind}_a = {made}.get({at})",
                       f"{ind}if _a is None:",
-                      f"{ind}    _a = {made}[{at}] = {action}('choose', {key}, {label}, {rule})",
-                      f"{ind}_l = _a.label",
-                      f"{ind}if _l in _seen:",
-                      f"{ind}    _seen[_l] += 1",
-                      f"{ind}    _out.append({action}('choose', {key}, f'{{_l}} #{{_seen[_l]}}', {rule}))",
-                      f"{ind}else:",
-                      f"{ind}    _seen[_l] = 1",
-                      f"{ind}    _out.append(_a)"]
-        else:  # a label that reads slots: the Action kept by value and label
-            shown = self.const(opt.by_label)
+                      f"{ind}    _a = {made}[{at}] = {action}('choose', {key}, {label}, {rule})"]
+            self.listed(ind, action, key, rule, lines)
+            return
+        shown = self.const(opt.by_label)
+        inputs = label_inputs(label)
+        if inputs is None:  # a label that reads slots: the Action kept by value and label
             lines += [f"{ind}_l = {label}",
                       f"{ind}if _l in _seen:",
                       f"{ind}    _seen[_l] += 1",
@@ -151,6 +163,61 @@ class _Writer:
                       f"{ind}        if len({shown}) < {SHOWN_MAX}:",
                       f"{ind}            {shown}[({value}, _l)] = _a",
                       f"{ind}    _out.append(_a)"]
+            return
+        # a label made of display names and constants: the Action kept by value and the values named
+        # (the label, and so the Action kept by value and label, is theirs)
+        by_inputs = self.const({})
+        lines += [f"{ind}_at = ({value}, {''.join(f'{i}, ' for i in inputs)})",
+                  f"{ind}_a = {by_inputs}.get(_at)",
+                  f"{ind}if _a is None:",
+                  f"{ind}    _l = {label}",
+                  f"{ind}    _a = {shown}.get(({value}, _l))",
+                  f"{ind}    if _a is None:",
+                  f"{ind}        _a = {action}('choose', {key}, _l, {rule})",
+                  f"{ind}        if len({shown}) < {SHOWN_MAX}:",
+                  f"{ind}            {shown}[({value}, _l)] = _a",
+                  f"{ind}    if len({by_inputs}) < {SHOWN_MAX}:",
+                  f"{ind}        {by_inputs}[_at] = _a"]
+        self.listed(ind, action, key, rule, lines)
+
+    @staticmethod
+    def listed(ind: str, action: str, key: str, rule: str, lines: list[str]) -> None:
+        """Lines appending the Action ``_a`` to the list, numbered if its label is listed already."""
+        lines += [f"{ind}_l = _a.label",
+                  f"{ind}if _l in _seen:",
+                  f"{ind}    _seen[_l] += 1",
+                  f"{ind}    _out.append({action}('choose', {key}, f'{{_l}} #{{_seen[_l]}}', {rule}))",
+                  f"{ind}else:",
+                  f"{ind}    _seen[_l] = 1",
+                  f"{ind}    _out.append(_a)"]
+
+
+def label_inputs(label: str) -> list[str] | None:
+    """The expressions of the label ``label`` (Python source, compile_expr's ``text``) whose values
+    determine it, in the order it computes them: the label joins parts that are constants, display
+    names ``_label(names, x)`` (determined by ``x``) and other text (itself: ``str(x)`` too, as an int
+    and a bool equal to it print apart). None when that is the label itself (one part, not a display
+    name)."""
+    tree = ast.parse(label, mode="eval").body
+    parts = [tree]
+    if (type(tree) is ast.Call and type(tree.func) is ast.Attribute and tree.func.attr == "join"
+            and type(tree.func.value) is ast.Constant and tree.func.value.value == "" and len(tree.args) == 1
+            and type(tree.args[0]) is ast.Tuple and not tree.keywords):
+        parts = tree.args[0].elts
+    inputs: list[str] = []
+    for part in parts:
+        if type(part) is ast.Name and _CONSTANT.fullmatch(part.id):
+            continue
+        if (type(part) is ast.Call and type(part.func) is ast.Name and part.func.id == "_label"
+                and len(part.args) == 2 and not part.keywords and type(part.args[0]) is ast.Name
+                and _CONSTANT.fullmatch(part.args[0].id)):
+            part = part.args[1]
+        elif len(parts) == 1:
+            return None
+        text = ast.get_source_segment(label, part)
+        assert text is not None
+        inputs.append(text)
+    return inputs
 
 
 def compile_menu(program: Program, node: MenuI) -> MenuFn:
