@@ -39,9 +39,10 @@ left out there: it could not fail. What holds where is followed along the block 
 (``_Known``; the checks of an expression that surely run, in the order Python evaluates it:
 ``_Reads``), so an error is raised by the same check, at the same instruction, as before.
 
-A failing instruction is reported as the interpreter reports it: the generated code notes its
-index in ``_i``, and the exception carries it (``exc.block_pc``, set by the innermost function, whose
-frame is the top of the stack) to ``State._run``. The generated source holds numbers, slot offsets
+A failing instruction is reported as the interpreter reports it: the exception carries its index
+(``exc.block_pc``, set by the innermost function, whose frame is the top of the stack) to
+``State._run``. Nothing is noted while the block runs: its handler looks the line its frame failed
+at up in a table of the instruction of every line of the blocks (``_instructions``). The generated source holds numbers, slot offsets
 and names of constants only (no spec text), like the expressions' source.
 """
 
@@ -64,6 +65,8 @@ ENDS = (JumpI, JumpIfNotI, ForNextI)                     # end a straight run: t
 MEMO_FROM = 32   # runs of slots at least this long are scanned through a memo (shorter ones are cheap to scan)
 MEMO_SITES = 2   # ... in a block whose source scans the same run in at least this many places
 HOLD_LOCALS = True  # hold locals in variables and leave out range checks passed before (off: to test them)
+_MARK = re.compile(r" *_i = (-?\d+)")  # an instruction's first line, while written (see _instructions)
+_LINES = "_LINES_"  # while written: the name of the table of the instructions of the lines (see _instructions)
 _FIRST = re.compile(r"\b_first\(v, (\d+), (\d+), ")
 _IN_RUN = re.compile(r" in v\[(\d+):(\d+)\]")
 
@@ -230,7 +233,7 @@ class _Writer:
         lines += [f"        return {len(self.code_)}",  # not reached: every path ends in a return
                   "    except BaseException as _e:",
                   "        if not hasattr(_e, 'block_pc'):",
-                  "            _e.block_pc = _i",
+                  f"            _e.block_pc = {_LINES}[_e.__traceback__.tb_lineno]",
                   "        raise"]
         return "\n".join(lines) + "\n"
 
@@ -769,6 +772,28 @@ def _fixed_params(proc: Procedure) -> dict[str, str]:
     return {p: f"_p{k}" for k, p in enumerate(fixed)}
 
 
+def _instructions(program: Program, source: str) -> str:
+    """The blocks' source without the lines ``_i = N`` that start each instruction's lines, and with the
+    name of a table giving, for each line, the instruction whose lines it is among (the last such line
+    before it in its function, -1 before the first): the failing line of a block (the line its frame
+    was at, ``_e.__traceback__.tb_lineno``) gives the failing instruction. Every line that may fail
+    follows its instruction's first line with no other instruction's between, so that is the
+    instruction whose code ran last, as the interpreter would report it."""
+    lines = []
+    table = [-1]  # by line number (from 1)
+    pc = -1
+    for line in source.split("\n"):
+        mark = _MARK.fullmatch(line)
+        if mark is not None:
+            pc = int(mark.group(1))
+            continue
+        if line.startswith("def "):
+            pc = -1
+        lines.append(line)
+        table.append(pc)
+    return "\n".join(lines).replace(_LINES, program.exprs.constant(tuple(table)))
+
+
 def compile_blocks(program: Program) -> list[list[Block | None]]:
     """For every procedure, for every instruction: the block starting there, or None."""
     recursive = _recursive(program)
@@ -787,7 +812,8 @@ def compile_blocks(program: Program) -> list[list[Block | None]]:
         source, named = writer.procedure(proc)
         sources.append(source)
         names.append(named)
-    made = program.exprs.define("".join(sources + writer.helper_sources), "<blocks>")
+    source = _instructions(program, "".join(sources + writer.helper_sources))
+    made = program.exprs.define(source, "<blocks>")
     for proc, named in zip(program.procs, names):
         blocks: list[Block | None] = [None] * len(proc.code)
         for pc, name in named.items():
