@@ -32,8 +32,8 @@ Locals are read from the frame's dict ``L`` (``L['m']``) unless a Python variabl
 procedure's fixed parameters (never written in it) are read into ``_p0``, ``_p1``, ... at the block's
 start, and a local the block writes is held from that write on (``L['m'] = _h0 = ...``; every write
 still goes to ``L``, which callees' arguments, the interpreter and functions compiled apart read),
-until a write the block cannot follow may change it (a loop that writes it, at its head) or paths
-where it is not held join. A range check of a local (``(x if 0 <= x < n else _bad(k))``, an index
+wherever every path there comes from such a write (at a loop's head: before the loop and at every
+return to the head; the body is written again until that is settled). A range check of a local (``(x if 0 <= x < n else _bad(k))``, an index
 that may be ``none``) that passed on every path to a place where the local is unchanged since is
 left out there: it could not fail. What holds where is followed along the block as it is written
 (``_Known``; the checks of an expression that surely run, in the order Python evaluates it:
@@ -123,6 +123,7 @@ class _Writer:
         self.known: _Known | None = None  # ... what holds where the block's next line goes (None: never gets there)
         self.vars: dict[str, str] = {}  # ... the variable of each local it holds
         self.used: set[str] = set()  # ... the variables it reads
+        self.backs: dict[int, list[_Known | None]] = {}  # ... what holds at each return to a loop's head
 
     def const(self, value: Any) -> str:
         return self.exprs.constant(value)
@@ -200,7 +201,6 @@ class _Writer:
                 todo += [opt.target for opt in ins.options]
         self.resumes = set(todo) - {0}  # where the machine resumes after a pause or a call
         self.fixed = _fixed_params(proc) if self.exprs.optimise else {}
-        self.written = [_writes(ins) for ins in code]
         names: dict[int, str] = {}
         sources = []
         while todo:
@@ -301,6 +301,7 @@ class _Writer:
             return target  # forward in the same region: skip what lies between
         if target == loop:
             out.append(f"{ind}continue")
+            self.backs[loop].append(self.known)
             self.known = None
             return None
         self.leave(target, out, ind)
@@ -383,14 +384,7 @@ class _Writer:
                     cur = None
                     continue
                 out.append(f"{ind}while True:")
-                # at the head: what held before the loop, but for the locals the loop writes
-                head = self.here().copy()
-                for name in set().union(*self.written[cur:back + 1]):
-                    head.write(name, None)
-                self.known = head
-                exit_ = self.for_head(cur, ins, out, ind + "    ", "break")
-                self.seq(cur + 1, back, {back, cur}, cur, out, ind + "    ")
-                self.known = exit_
+                self.known = self.loop(cur, ins, back, out, ind + "    ")
                 cur = self.goto(ins.exit, back, end, follow, loop, out, ind)
             elif t is CallI and self.direct[ins.proc]:
                 self.call(cur, ins, out, ind)
@@ -405,6 +399,30 @@ class _Writer:
                 cur = None
         if len(out) == first:
             out.append(f"{ind}pass")
+
+    def loop(self, pc: int, ins: ForNextI, back: int, out: list[str], ind: str) -> _Known:
+        """Write the head and the body of the loop at ``pc`` (its back edge at ``back``); the answer is
+        what holds where it exits. What holds at the head is what holds both before the loop and at
+        every return to the head: written with what held before, the body is written again with the
+        meet of that and what it finds at its ends, until that is what it started with."""
+        entry = self.here()
+        head = entry.copy()
+        while True:
+            wanted, used, sites = len(self.wanted), set(self.used), Counter(self.sites)
+            self.backs[pc] = []
+            self.known = head.copy()
+            lines: list[str] = []
+            exit_ = self.for_head(pc, ins, lines, ind, "break")
+            self.seq(pc + 1, back, {back, pc}, pc, lines, ind)
+            again: _Known = entry
+            for known in [self.known, *self.backs.pop(pc)]:
+                again = _meet(again, known)  # type: ignore[assignment]
+            if again.held == head.held and again.ok == head.ok:
+                out += lines
+                return exit_
+            head = again
+            del self.wanted[wanted:]
+            self.used, self.sites = used, sites
 
     # ---- single instructions --------------------------------------------------------------
     def simple(self, pc: int, ins: Any, lines: list[str], ind: str) -> None:
