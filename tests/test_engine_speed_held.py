@@ -27,6 +27,7 @@ state:
   pick: {type: seat}
   pick2: {type: seat}
   pick3: {type: seat}
+  pick4: {type: seat, init: s4}
   score: {index: [seat], range: [0, 99]}
   flag: {index: [seat], type: bool}
   n: {range: [0, 999]}
@@ -87,6 +88,9 @@ rules:
           - label: "none third"
             do:
               - set: {pick3: none}
+          - label: "none fourth"
+            do:
+              - set: {pick4: none}
           - label: "none first"
             do:
               - set: {pick: none}
@@ -103,6 +107,13 @@ rules:
             do:
               - end: win
       - call: work
+      - let: {w: pick4}
+      - choose: "go on?"
+        by: ann
+        options:
+          - label: "go on"
+      - set: {n: "n + score[w]"}
+      - set: {n: "n + score[w] + (1 if flag[w] else 0)"}
 """
 
 
@@ -113,13 +124,15 @@ def _game(tmp_path, sub: str) -> ghostrules.Game:
 def _runs(game: ghostrules.Game) -> list:
     """Every sequence of three choices from the start: the states, logs and errors met."""
     out = []
-    labels = ["s1 s2", "none first", "none second", "none second, big", "none third"]
+    labels = ["s1 s2", "none first", "none second", "none second, big", "none third", "none fourth"]
     for first in labels:
         for second in labels:
             state = game.new_initial_state(tracing=True)
             trail = []
-            for label in (first, second):
-                action = next(a for a in state.legal_actions() if a.label == label)
+            for label in (first, "go on", second, "go on"):
+                action = next((a for a in state.legal_actions() if a.label == label), None)
+                if action is None:  # after a failed action, "go on" is not offered
+                    continue
                 try:
                     state.apply_action(action)
                     trail.append(("ok", state.to_json()))
@@ -132,10 +145,12 @@ def _runs(game: ghostrules.Game) -> list:
 def test_held_locals_and_checks_left_out(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = _game(tmp_path, "held")
     source = "".join(game.program.exprs.block_sources)
-    assert "L['m'] = _h0 = " in source and "_p0 = L['p']" in source
+    assert "L['m'] = _h0 = " in source and "_p0 = L['p']" in source and "_h0 = L['w']" in source
     held = _runs(game)
     errors = {t[1] for trail, _ in held for t in trail if t[0] == "error"}
-    assert len(errors) == 4  # the first check of m, two after m was bound again, one in a callee's generator
+    # the first check of m, two after m was bound again, one in a callee's generator, one of a local
+    # read at the start of the block where the machine resumes after a decision
+    assert len(errors) == 5
     monkeypatch.setattr(game.program, "blocks", [[None] * len(p.code) for p in game.program.procs])
     assert _runs(game) == held  # the interpreter
     monkeypatch.setattr(blocks, "HOLD_LOCALS", False)
