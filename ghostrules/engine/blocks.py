@@ -28,23 +28,25 @@ write the run: a ``set`` of a slot family that overlaps it, a ``move`` between c
 direct call (the callee may write anything). Expressions write nothing, and nothing else changes the
 value list while a block runs, so a kept answer is the one a new scan would give.
 
-Locals are read from the frame's dict ``L`` (``L['m']``) unless a Python variable holds them: a
+Locals are read from the frame's dict ``L`` (``L['m']``) unless a Python variable holds them. A
 procedure's fixed parameters (never written in it) are read into ``_p0``, ``_p1``, ... at the block's
 start, and so is another local bound on every way from the procedure's start to the block's
-(``_bound``), into ``_h0``, ``_h1``, ...; a local the block writes is held from that write on (``L['m'] = _h0 = ...``; every write
-still goes to ``L``, which callees' arguments, the interpreter and functions compiled apart read),
-wherever every path there comes from such a write (at a loop's head: before the loop and at every
-return to the head; the body is written again until that is settled). A range check of a local (``(x if 0 <= x < n else _bad(k))``, an index
-that may be ``none``) that passed on every path to a place where the local is unchanged since is
-left out there: it could not fail. What holds where is followed along the block as it is written
-(``_Known``; the checks of an expression that surely run, in the order Python evaluates it:
-``_Reads``), so an error is raised by the same check, at the same instruction, as before.
+(``_bound``), into ``_h0``, ``_h1``, ...; a local the block writes is held from that write on
+(``L['m'] = _h0 = ...``: every write still goes to ``L``, which callees' arguments, the interpreter
+and the functions compiled apart read) wherever every path there comes from such a write (at a
+loop's head: before the loop and at every return to the head; the body is written again until that
+is settled). A range check of a local (``(x if 0 <= x < n else _bad(k))``, an index that may be
+``none``) that passed on every path to a place where the local is unchanged since is left out there:
+it could not fail. What holds where is followed along the block as it is written (``_Known``; the
+checks of an expression that surely run, in the order Python evaluates it: ``_Reads``), so an error
+is raised by the same check, at the same instruction, as before.
 
 A failing instruction is reported as the interpreter reports it: the exception carries its index
 (``exc.block_pc``, set by the innermost function, whose frame is the top of the stack) to
 ``State._run``. Nothing is noted while the block runs: its handler looks the line its frame failed
-at up in a table of the instruction of every line of the blocks (``_instructions``). The generated source holds numbers, slot offsets
-and names of constants only (no spec text), like the expressions' source.
+at up in a table of the instruction of every line of the blocks (``_instructions``). The generated
+source holds numbers, slot offsets and names of constants only (no spec text), like the expressions'
+source.
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ class _Writer:
         self.helper_sources: list[str] = []
         self.memos: dict[tuple[int, int], str] = {}  # in the block being written: run -> its memo's variable
         self.sites: Counter[tuple[int, int]] = Counter()  # ... the scans of each run its source holds
-        self.holding = program.exprs.optimise and HOLD_LOCALS  # hold locals in variables and leave out checks passed (_Known)
+        self.holding = program.exprs.optimise and HOLD_LOCALS  # hold locals, leave out checks passed (_Known)
         self.known: _Known | None = None  # ... what holds where the block's next line goes (None: never gets there)
         self.vars: dict[str, str] = {}  # ... the variable of each local it holds
         self.used: set[str] = set()  # ... the variables it reads
@@ -630,7 +632,8 @@ def _meet(a: _Known | None, b: _Known | None) -> _Known | None:
                   {n: max(k, b.ok[n]) for n, k in a.ok.items() if n in b.ok})
 
 
-_CONSUMERS = frozenset({"any", "all", "sum", "min", "max", "next"})  # builtins that take a generator's first item at once
+# builtins that take a generator's first item at once
+_CONSUMERS = frozenset({"any", "all", "sum", "min", "max", "next"})
 
 
 def _nonempty(node: ast.AST) -> bool:
@@ -647,8 +650,8 @@ def _local_read(node: ast.AST) -> str | None:
     return None
 
 
-def _range_check(node: ast.AST) -> tuple[str, int, ast.expr] | None:
-    """(local, n, the read) when ``node`` is the check of a local ``(x if 0 <= x < n else _bad(k))``
+def _range_check(node: ast.AST) -> tuple[str, int] | None:
+    """(local, n) when ``node`` is the check of a local ``(x if 0 <= x < n else _bad(k))``
     (compile_expr._checked) or ``_ck(x, n, k)``, x being ``L['name']``: x when it lies in 0..n-1, else an error."""
     if isinstance(node, ast.IfExp):
         name, test, other = _local_read(node.body), node.test, node.orelse
@@ -657,12 +660,12 @@ def _range_check(node: ast.AST) -> tuple[str, int, ast.expr] | None:
                 _int(test.left) == 0 and _local_read(test.comparators[0]) == name and \
                 _int(test.comparators[1]) is not None and isinstance(other, ast.Call) and \
                 isinstance(other.func, ast.Name) and other.func.id == "_bad":
-            return name, test.comparators[1].value, node.body  # type: ignore[attr-defined]
+            return name, test.comparators[1].value  # type: ignore[attr-defined]
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_ck" and \
             len(node.args) == 3 and not node.keywords and _int(node.args[1]) is not None:
         name = _local_read(node.args[0])
         if name is not None:
-            return name, node.args[1].value, node.args[0]  # type: ignore[attr-defined]
+            return name, node.args[1].value  # type: ignore[attr-defined]
     return None
 
 
@@ -692,13 +695,13 @@ class _Reads:
             return
         check = _range_check(node) if self.checks else None
         if check is not None:
-            name, n, read = check
+            name, n = check
             if known.ok.get(name, n + 1) <= n:  # passed before: the read alone
                 var = known.held.get(name)
                 if var is not None:
                     self.used.add(var)
-                self.edits.append((node.col_offset, node.end_col_offset or node.col_offset,  # type: ignore[attr-defined]
-                                   var or f"L[{name!r}]"))
+                start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+                self.edits.append((start, end or start, var or f"L[{name!r}]"))
                 return
             self.children(node, known)
             known.ok[name] = n
