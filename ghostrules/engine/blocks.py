@@ -28,10 +28,25 @@ write the run: a ``set`` of a slot family that overlaps it, a ``move`` between c
 direct call (the callee may write anything). Expressions write nothing, and nothing else changes the
 value list while a block runs, so a kept answer is the one a new scan would give.
 
-A failing instruction is reported as the interpreter reports it: the generated code notes its
-index in ``_i``, and the exception carries it (``exc.block_pc``, set by the innermost function, whose
-frame is the top of the stack) to ``State._run``. The generated source holds numbers, slot offsets
-and names of constants only (no spec text), like the expressions' source.
+Locals are read from the frame's dict ``L`` (``L['m']``) unless a Python variable holds them. A
+procedure's fixed parameters (never written in it) are read into ``_p0``, ``_p1``, ... at the block's
+start, and so is another local bound on every way from the procedure's start to the block's
+(``_bound``), into ``_h0``, ``_h1``, ...; a local the block writes is held from that write on
+(``L['m'] = _h0 = ...``: every write still goes to ``L``, which callees' arguments, the interpreter
+and the functions compiled apart read) wherever every path there comes from such a write (at a
+loop's head: before the loop and at every return to the head; the body is written again until that
+is settled). A range check of a local (``(x if 0 <= x < n else _bad(k))``, an index that may be
+``none``) that passed on every path to a place where the local is unchanged since is left out there:
+it could not fail. What holds where is followed along the block as it is written (``_Known``; the
+checks of an expression that surely run, in the order Python evaluates it: ``_Reads``), so an error
+is raised by the same check, at the same instruction, as before.
+
+A failing instruction is reported as the interpreter reports it: the exception carries its index
+(``exc.block_pc``, set by the innermost function, whose frame is the top of the stack) to
+``State._run``. Nothing is noted while the block runs: its handler looks the line its frame failed
+at up in a table of the instruction of every line of the blocks (``_instructions``). The generated
+source holds numbers, slot offsets and names of constants only (no spec text), like the expressions'
+source.
 """
 
 from __future__ import annotations
@@ -42,8 +57,8 @@ from collections import Counter
 from typing import Any, Callable
 
 from .actions import RULES
-from .program import (CallI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MoveI, Procedure, Program, RequireI,
-                      RetI, SayI, SetI)
+from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, Procedure, Program,
+                      RandomI, RequireI, RetI, RollI, SayI, SetI)
 
 Block = Callable[[Any, list, list, bool], int]
 RELOAD = -1
@@ -52,6 +67,9 @@ SIMPLE = (SetI, LetI, MoveI, SayI, RequireI, ForInitI)   # go on with the next i
 ENDS = (JumpI, JumpIfNotI, ForNextI)                     # end a straight run: the next instruction is computed
 MEMO_FROM = 32   # runs of slots at least this long are scanned through a memo (shorter ones are cheap to scan)
 MEMO_SITES = 2   # ... in a block whose source scans the same run in at least this many places
+HOLD_LOCALS = True  # hold locals in variables and leave out range checks passed before (off: to test them)
+_MARK = re.compile(r" *_i = (-?\d+)")  # an instruction's first line, while written (see _instructions)
+_LINES = "_LINES_"  # while written: the name of the table of the instructions of the lines (see _instructions)
 _FIRST = re.compile(r"\b_first\(v, (\d+), (\d+), ")
 _IN_RUN = re.compile(r" in v\[(\d+):(\d+)\]")
 
@@ -104,17 +122,32 @@ class _Writer:
         self.helper_sources: list[str] = []
         self.memos: dict[tuple[int, int], str] = {}  # in the block being written: run -> its memo's variable
         self.sites: Counter[tuple[int, int]] = Counter()  # ... the scans of each run its source holds
+        self.holding = program.exprs.optimise and HOLD_LOCALS  # hold locals, leave out checks passed (_Known)
+        self.known: _Known | None = None  # ... what holds where the block's next line goes (None: never gets there)
+        self.vars: dict[str, str] = {}  # ... the variable of each local it holds
+        self.used: set[str] = set()  # ... the variables it reads
+        self.loaded: dict[str, str] = {}  # ... the locals it reads at its start (bound there on every way)
+        self.backs: dict[int, list[_Known | None]] = {}  # ... what holds at each return to a loop's head
 
     def const(self, value: Any) -> str:
         return self.exprs.constant(value)
 
-    def code(self, fn: Any) -> str:
-        """Python source computing fn(v, L): the expression itself when it was generated here, else a call."""
+    def code(self, fn: Any, maybe: bool = False) -> str:
+        """Python source computing fn(v, L): the expression itself when it was generated here, else a call.
+        Written where ``self.known`` holds: its reads of held locals are made from their variables and
+        its range checks already passed are left out (``_Reads``); what its evaluation establishes is
+        added to ``self.known``, unless ``maybe`` (the line may not evaluate it)."""
         src = getattr(fn, "fast", None)
         if src is None:
             return f"{self.const(fn)}(v, L)"
         if "_first(v, " in src or " in v[" in src:
             src = self.scans(src)
+        if (self.holding or self.fixed) and "L[" in src and src.isascii() and "\n" not in src:
+            known = self.here().copy() if maybe else self.here()
+            reads = _Reads(self.holding)
+            reads.visit(ast.parse(src, mode="eval").body, known)
+            self.used.update(reads.used)
+            src = reads.apply(src)
         return f"({src})"
 
     def scans(self, src: str) -> str:
@@ -172,6 +205,7 @@ class _Writer:
                 todo += [opt.target for opt in ins.options]
         self.resumes = set(todo) - {0}  # where the machine resumes after a pause or a call
         self.fixed = _fixed_params(proc) if self.exprs.optimise else {}
+        self.bound = _bound(proc) if self.holding else None
         names: dict[int, str] = {}
         sources = []
         while todo:
@@ -188,14 +222,12 @@ class _Writer:
         self.start = start
         self.memos = {}
         self.sites = Counter()
-        body: list[str] = []
-        self.seq(start, len(self.code_), {len(self.code_)}, None, body, "    ")
+        body = self.body(start)
         runs = sorted(key for key, count in self.sites.items() if count >= MEMO_SITES) if self.exprs.optimise else []
         if runs:  # written again, with the memos (the same control flow: the same wanted entries)
             self.memos = {key: f"_t{k}" for k, key in enumerate(runs)}
             self.wanted = []
-            body = []
-            self.seq(start, len(self.code_), {len(self.code_)}, None, body, "    ")
+            body = self.body(start)
         lines = [f"def {name}(_S, v, F, tracing):", "    _i = -1", "    L = F[2]"]
         lines += [f"    {var} = {{}}" for var in self.memos.values()]
         body = self.held(body, lines)
@@ -206,23 +238,61 @@ class _Writer:
         lines += [f"        return {len(self.code_)}",  # not reached: every path ends in a return
                   "    except BaseException as _e:",
                   "        if not hasattr(_e, 'block_pc'):",
-                  "            _e.block_pc = _i",
+                  f"            _e.block_pc = {_LINES}[_e.__traceback__.tb_lineno]",
                   "        raise"]
         return "\n".join(lines) + "\n"
 
+    def body(self, start: int) -> list[str]:
+        """The lines of the block starting at ``start`` (indented once, for the ``try``)."""
+        self.vars = dict(self.fixed)
+        self.used = set()
+        self.known = self.fresh()
+        self.loaded = {}
+        if self.bound is not None:  # the locals bound on every way here are read at the start when used
+            for name in sorted(self.bound[start]):
+                var = None if name in self.fixed else self.hold(name)
+                if var is not None:
+                    self.loaded[name] = var
+                    self.known.held[name] = var
+        body: list[str] = []
+        self.seq(start, len(self.code_), {len(self.code_)}, None, body, "    ")
+        return body
+
+    def fresh(self) -> _Known:
+        """What holds at a block's start: the fixed parameters are held (``held``)."""
+        return _Known(dict(self.fixed), {})
+
+    def here(self) -> _Known:
+        """What holds where the next line goes (code after a ``return`` on every path gets nothing)."""
+        if self.known is None:
+            self.known = self.fresh()
+        return self.known
+
+    def hold(self, name: str) -> str | None:
+        """The variable that holds local ``name`` from a write of it on (None: not held)."""
+        if not self.holding or not name.isidentifier():
+            return None
+        if name not in self.vars:
+            self.vars[name] = f"_h{len(self.vars) - len(self.fixed)}"
+        return self.vars[name]
+
     def held(self, body: list[str], lines: list[str]) -> list[str]:
-        """``body`` with its reads of the procedure's fixed parameters (``self.fixed``) made from
-        Python variables, each read from the frame's locals once, at the block's start (a line
-        added to ``lines``). A fixed parameter is in the frame from the call on and never written
-        in the procedure, and only the block's own lines change the frame's locals while it runs
-        (a callee has its own), so each read would give that value."""
+        """The procedure's fixed parameters (``self.fixed``) and the locals bound on every way to the
+        block (``self.loaded``) that ``body`` reads from variables are read from the frame's locals
+        once, at the block's start (a line added to ``lines``): a fixed parameter is in the frame from
+        the call on and never written in the procedure, and only the block's own lines change the
+        frame's locals while it runs (a callee has its own), so each read would give that value. Another
+        local is held from a write of it in the block (``L['x'] = _h0 = ...``) while no other write can
+        come between (``_Known``); a variable nothing reads is not written."""
+        for param, var in [*self.fixed.items(), *self.loaded.items()]:
+            if var in self.used:
+                lines.append(f"    {var} = L[{param!r}]")
+        unused = [var for var in self.vars.values() if var not in self.used and var not in self.fixed.values()]
+        if not unused:
+            return body
         text = "\n".join(body)
-        for param, var in self.fixed.items():
-            read = f"L[{param!r}]"
-            held = re.sub(r"(?<![\w.])" + re.escape(read), var, text)
-            if held != text:
-                lines.append(f"    {var} = {read}")
-                text = held
+        for var in unused:
+            text = text.replace(f" = {var} = ", " = ")
         return text.split("\n")
 
     def _equiv(self, pc: int, end: int, follow: set[int]) -> set[int]:
@@ -244,6 +314,8 @@ class _Writer:
             return target  # forward in the same region: skip what lies between
         if target == loop:
             out.append(f"{ind}continue")
+            self.backs[loop].append(self.known)
+            self.known = None
             return None
         self.leave(target, out, ind)
         return None
@@ -252,10 +324,12 @@ class _Writer:
         """Hand ``target`` back to the interpreter (which runs the block starting there, if any)."""
         out.append(f"{ind}return {target}")
         self.wanted.append(target)
+        self.known = None
 
     def seq(self, pc: int, end: int, follow: set[int], loop: int | None, out: list[str], ind: str) -> None:
         """Write the instructions from ``pc`` on, as run from ``pc``, until control falls off at
-        ``end`` (or anywhere in ``follow``, which is the same place) or leaves."""
+        ``end`` (or anywhere in ``follow``, which is the same place) or leaves. ``self.known`` is
+        what holds at ``pc`` before, and where control falls off after (None: it never does)."""
         code = self.code_
         first = len(out)
         cur: int | None = pc
@@ -267,6 +341,7 @@ class _Writer:
                 # (the start of a procedure, the hot path of direct calls, keeps its code in one piece)
                 out.append(f"{ind}return _b{self.proc.index}_{cur}(_S, v, F, tracing)")
                 self.wanted.append(cur)
+                self.known = None
                 cur = None
             elif t in SIMPLE:
                 self.simple(cur, ins, out, ind)
@@ -283,24 +358,37 @@ class _Writer:
                         E = skip.target  # if ... else ...
                         after = self._equiv(E, end, follow)
                         out.append(f"{ind}if {cond}:")
+                        known = self.here()
+                        self.known = known.copy()
                         self.seq(cur + 1, T - 1, {T - 1} | after, loop, out, ind + "    ")
                         out.append(f"{ind}else:")
+                        self.known, known = known, self.known
                         self.seq(T, E, after, loop, out, ind + "    ")
+                        self.known = _meet(known, self.known)
                         cur = E
                     elif T - 1 > cur and type(skip) is JumpI and skip.target in follow:
                         # if ... else ... as the last statement of the region
                         out.append(f"{ind}if {cond}:")
+                        known = self.here()
+                        self.known = known.copy()
                         self.seq(cur + 1, T - 1, {T - 1} | follow, loop, out, ind + "    ")
                         out.append(f"{ind}else:")
+                        self.known, known = known, self.known
                         self.seq(T, end, follow, loop, out, ind + "    ")
+                        self.known = _meet(known, self.known)
                         cur = None
                     else:
                         out.append(f"{ind}if {cond}:")
+                        known = self.here()
+                        self.known = known.copy()
                         self.seq(cur + 1, T, self._equiv(T, end, follow), loop, out, ind + "    ")
+                        self.known = _meet(known, self.known)
                         cur = T
                 else:
                     out.append(f"{ind}if not {cond}:")
+                    known = self.here()
                     self.goto(T, end, end, set(), loop, out, ind + "    ")  # never a fall-off or a skip
+                    self.known = known
                     cur += 1
             elif t is ForNextI:
                 back = self.back.get(cur)
@@ -309,20 +397,45 @@ class _Writer:
                     cur = None
                     continue
                 out.append(f"{ind}while True:")
-                self.for_head(cur, ins, out, ind + "    ", "break")
-                self.seq(cur + 1, back, {back, cur}, cur, out, ind + "    ")
+                self.known = self.loop(cur, ins, back, out, ind + "    ")
                 cur = self.goto(ins.exit, back, end, follow, loop, out, ind)
             elif t is CallI and self.direct[ins.proc]:
                 self.call(cur, ins, out, ind)
                 cur += 1
             elif t is RetI:
                 out.append(f"{ind}return -2")
+                self.known = None
                 cur = None
             else:  # a decision, a chance node, an end, a call of a recursive procedure: the interpreter's
                 out.append(f"{ind}return {cur}")
+                self.known = None
                 cur = None
         if len(out) == first:
             out.append(f"{ind}pass")
+
+    def loop(self, pc: int, ins: ForNextI, back: int, out: list[str], ind: str) -> _Known:
+        """Write the head and the body of the loop at ``pc`` (its back edge at ``back``); the answer is
+        what holds where it exits. What holds at the head is what holds both before the loop and at
+        every return to the head: written with what held before, the body is written again with the
+        meet of that and what it finds at its ends, until that is what it started with."""
+        entry = self.here()
+        head = entry.copy()
+        while True:
+            wanted, used, sites = len(self.wanted), set(self.used), Counter(self.sites)
+            self.backs[pc] = []
+            self.known = head.copy()
+            lines: list[str] = []
+            exit_ = self.for_head(pc, ins, lines, ind, "break")
+            self.seq(pc + 1, back, {back, pc}, pc, lines, ind)
+            again: _Known = entry
+            for known in [self.known, *self.backs.pop(pc)]:
+                again = _meet(again, known)  # type: ignore[assignment]
+            if again.held == head.held and again.ok == head.ok:
+                out += lines
+                return exit_
+            head = again
+            del self.wanted[wanted:]
+            self.used, self.sites = used, sites
 
     # ---- single instructions --------------------------------------------------------------
     def simple(self, pc: int, ins: Any, lines: list[str], ind: str) -> None:
@@ -349,37 +462,54 @@ class _Writer:
             self.forget([self.family[ins.slot]], lines, ind)
         elif t is LetI:
             value = self.code(ins.value)
-            if ins.cites:  # with tracing on, a changed value is logged (Machine._traced_let)
+            var = self.hold(ins.name)
+            if ins.cites and var is not None:  # with tracing on, a changed value is logged (Machine._traced_let)
+                lines.append(f"{ind}{var} = {value}")
+                lines.append(f"{ind}if tracing: _S._traced_let({me}, L, {var})")
+                lines.append(f"{ind}else: L[{ins.name!r}] = {var}")
+            elif ins.cites:
                 lines.append(f"{ind}if tracing: _S._traced_let({me}, L, {value})")
                 lines.append(f"{ind}else: L[{ins.name!r}] = {value}")
             else:
-                lines.append(f"{ind}L[{ins.name!r}] = {value}")
+                lines.append(f"{ind}L[{ins.name!r}] = {var + ' = ' if var else ''}{value}")
+            self.here().write(ins.name, var, _literal(value, "int"))
         elif t is ForInitI:
             lines.append(f"{ind}L[{ins.counter!r}] = 0")
+            self.here().write(ins.counter, None)
         elif t is MoveI:
             lines.append(f"{ind}_S._move({me}, v, L)")
             self.forget(self.pool_ranges.get(ins.pool), lines, ind)
         elif t is SayI:
             lines.append(f"{ind}if tracing: _S._cite({me}.rule) if tracing == {RULES!r} else "
-                         f"_S._note({me}.rule, 'say', {self.code(ins.text)})")
+                         f"_S._note({me}.rule, 'say', {self.code(ins.text, maybe=True)})")
         elif t is RequireI:
             lines.append(f"{ind}if not {self.code(ins.cond)}: _S._precondition_fails({me})")
         else:  # pragma: no cover - only the kinds above are simple
             raise AssertionError(f"{ins!r} is not a plain instruction")
 
-    def for_head(self, pc: int, ins: ForNextI, lines: list[str], ind: str, done: str) -> None:
-        """One step of a ``for``: bind the next value that passes the filter, or run ``done``."""
+    def for_head(self, pc: int, ins: ForNextI, lines: list[str], ind: str, done: str) -> _Known:
+        """One step of a ``for``: bind the next value that passes the filter, or run ``done``. What
+        holds after the step is left in ``self.known``; the answer is what holds at ``done``."""
         if ins.values is not None:
             values = self.const(tuple(ins.values))
         else:
             values = "(" + "".join(f"{self.code(f)}, " for f in ins.item_fns) + ")"
+        known = self.here()
+        done_known = known.copy()
+        done_known.write(ins.var, None)
+        done_known.write(ins.counter, None)
+        var = self.hold(ins.var)
+        ints = ins.values is not None and all(type(x) is int and x >= 0 for x in ins.values) and len(ins.values)
+        known.write(ins.counter, None)
+        known.write(ins.var, var, max(ins.values) if ints else None)  # type: ignore[arg-type]
+        bind = f"L[{ins.var!r}] = {var + ' = ' if var else ''}_vs[_k]"
         if ins.cond_fixed:  # the filter does not read the variable: one test stands for the scan
             lines += [f"{ind}_i = {pc}",
                       f"{ind}_k = L[{ins.counter!r}]",
                       f"{ind}_vs = {values}",
                       f"{ind}_n = len(_vs)",
                       f"{ind}if _k < _n:",
-                      f"{ind}    L[{ins.var!r}] = _vs[_k]",
+                      f"{ind}    {bind}",
                       f"{ind}    if {self.code(ins.cond)}:",
                       f"{ind}        L[{ins.counter!r}] = _k + 1",
                       f"{ind}    else:",
@@ -388,25 +518,27 @@ class _Writer:
                       f"{ind}if _k >= _n:",
                       f"{ind}    L.pop({ins.counter!r}, None)",
                       f"{ind}    {done}"]
-            return
+            return done_known
         cond = f"if {self.code(ins.cond)}: break" if ins.cond is not None else "break"
         lines += [f"{ind}_i = {pc}",
                   f"{ind}_k = L[{ins.counter!r}]",
                   f"{ind}_vs = {values}",
                   f"{ind}_n = len(_vs)",
                   f"{ind}while _k < _n:",
-                  f"{ind}    L[{ins.var!r}] = _vs[_k]",
+                  f"{ind}    {bind}",
                   f"{ind}    _k += 1",
                   f"{ind}    {cond}",
                   f"{ind}else:",
                   f"{ind}    L.pop({ins.counter!r}, None)",
                   f"{ind}    {done}",
                   f"{ind}L[{ins.counter!r}] = _k"]
+        return done_known
 
     def for_step(self, pc: int, ins: ForNextI, lines: list[str], ind: str) -> None:
         self.wanted += [ins.exit, pc + 1]
         self.for_head(pc, ins, lines, ind, f"return {ins.exit}")
         lines.append(f"{ind}return {pc + 1}")
+        self.known = None
 
     def call(self, pc: int, ins: CallI, lines: list[str], ind: str) -> None:
         """A direct call: the callee's frame is pushed as the interpreter pushes it, and popped when
@@ -465,6 +597,180 @@ class _Scans(ast.NodeTransformer):
         return node
 
 
+class _Known:
+    """What holds at a point of a block: the locals whose values Python variables hold (``held``:
+    name -> variable; a fixed parameter's from the block's start, another's from a write of it in
+    the block), and the locals known to lie in a range ``0 <= x < n`` (``ok``: name -> n) because a
+    run-time check of them passed on every path there and nothing wrote them since."""
+
+    __slots__ = ("held", "ok")
+
+    def __init__(self, held: dict[str, str], ok: dict[str, int]) -> None:
+        self.held = held
+        self.ok = ok
+
+    def copy(self) -> _Known:
+        return _Known(dict(self.held), dict(self.ok))
+
+    def write(self, name: str, var: str | None, value: int | None = None) -> None:
+        """``name`` was written (and ``var`` holds the new value, unless None; ``value``: the value,
+        when it is a known whole number)."""
+        self.ok.pop(name, None)
+        if var is None:
+            self.held.pop(name, None)
+        else:
+            self.held[name] = var
+        if value is not None and value >= 0:
+            self.ok[name] = value + 1
+
+
+def _meet(a: _Known | None, b: _Known | None) -> _Known | None:
+    """What holds where paths with ``a`` and with ``b`` join (None: a path that does not get there)."""
+    if a is None or b is None:
+        return b if a is None else a
+    return _Known({n: x for n, x in a.held.items() if b.held.get(n) == x},
+                  {n: max(k, b.ok[n]) for n, k in a.ok.items() if n in b.ok})
+
+
+# builtins that take a generator's first item at once
+_CONSUMERS = frozenset({"any", "all", "sum", "min", "max", "next"})
+
+
+def _nonempty(node: ast.AST) -> bool:
+    """Is ``node`` ``range(n)`` for a whole number n > 0?"""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and \
+        len(node.args) == 1 and not node.keywords and (_int(node.args[0]) or 0) > 0
+
+
+def _local_read(node: ast.AST) -> str | None:
+    """The name of the local ``node`` reads, when it is ``L['name']``."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and \
+            node.value.id == "L" and isinstance(node.slice, ast.Constant) and type(node.slice.value) is str:
+        return node.slice.value
+    return None
+
+
+def _range_check(node: ast.AST) -> tuple[str, int] | None:
+    """(local, n) when ``node`` is the check of a local ``(x if 0 <= x < n else _bad(k))``
+    (compile_expr._checked) or ``_ck(x, n, k)``, x being ``L['name']``: x when it lies in 0..n-1, else an error."""
+    if isinstance(node, ast.IfExp):
+        name, test, other = _local_read(node.body), node.test, node.orelse
+        if name is not None and isinstance(test, ast.Compare) and len(test.ops) == 2 and \
+                isinstance(test.ops[0], ast.LtE) and isinstance(test.ops[1], ast.Lt) and \
+                _int(test.left) == 0 and _local_read(test.comparators[0]) == name and \
+                _int(test.comparators[1]) is not None and isinstance(other, ast.Call) and \
+                isinstance(other.func, ast.Name) and other.func.id == "_bad":
+            return name, test.comparators[1].value  # type: ignore[attr-defined]
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_ck" and \
+            len(node.args) == 3 and not node.keywords and _int(node.args[1]) is not None:
+        name = _local_read(node.args[0])
+        if name is not None:
+            return name, node.args[1].value  # type: ignore[attr-defined]
+    return None
+
+
+class _Reads:
+    """The changes to an expression's source (one line, ASCII) written where ``_Known`` holds: each
+    read of a held local becomes its variable, and each range check of a local known to pass becomes
+    the plain read. Visiting in the order Python evaluates the expression, a check passed on the way
+    is added to what holds for what comes after it (``visit`` on a copy for a part that may not run:
+    the right of ``and``/``or``, the branches of ``if``/``else``, a chained comparison's rest, a
+    comprehension's body)."""
+
+    def __init__(self, checks: bool) -> None:
+        self.checks = checks  # leave out checks passed before (else only make reads from variables)
+        self.edits: list[tuple[int, int, str]] = []
+        self.used: set[str] = set()
+
+    def read(self, node: ast.expr, name: str, known: _Known) -> None:
+        var = known.held.get(name)
+        if var is not None:
+            self.edits.append((node.col_offset, node.end_col_offset or node.col_offset, var))
+            self.used.add(var)
+
+    def visit(self, node: ast.AST, known: _Known) -> None:  # noqa: C901 - one case per kind of node
+        name = _local_read(node)
+        if name is not None:
+            self.read(node, name, known)  # type: ignore[arg-type]
+            return
+        check = _range_check(node) if self.checks else None
+        if check is not None:
+            name, n = check
+            if known.ok.get(name, n + 1) <= n:  # passed before: the read alone
+                var = known.held.get(name)
+                if var is not None:
+                    self.used.add(var)
+                start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+                self.edits.append((start, end or start, var or f"L[{name!r}]"))
+                return
+            self.children(node, known)
+            known.ok[name] = n
+            return
+        self.children(node, known)
+
+    def children(self, node: ast.AST, known: _Known) -> None:
+        if isinstance(node, ast.BoolOp):
+            self.visit(node.values[0], known)
+            rest = known.copy()
+            for value in node.values[1:]:
+                self.visit(value, rest)
+        elif isinstance(node, ast.IfExp):
+            self.visit(node.test, known)
+            self.visit(node.body, known.copy())
+            self.visit(node.orelse, known.copy())
+        elif isinstance(node, ast.Compare):
+            self.visit(node.left, known)
+            self.visit(node.comparators[0], known)
+            rest = known.copy()
+            for value in node.comparators[1:]:
+                self.visit(value, rest)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONSUMERS and \
+                node.args and isinstance(node.args[0], ast.GeneratorExp):
+            gen = node.args[0]
+            self.visit(gen.generators[0].iter, known)
+            for arg in [*node.args[1:], *(k.value for k in node.keywords)]:
+                self.visit(arg, known)
+            self.items(gen, known, _nonempty(gen.generators[0].iter))  # run by the call
+        elif isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+            self.visit(node.generators[0].iter, known)
+            self.items(node, known, isinstance(node, ast.ListComp) and _nonempty(node.generators[0].iter))
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                if key is not None:
+                    self.visit(key, known)
+                self.visit(value, known)
+        elif isinstance(node, (ast.Lambda, ast.DictComp, ast.NamedExpr)):
+            return  # not generated: left as it is
+        else:  # the others evaluate their parts in the order of their fields, every one of them
+            for child in ast.iter_child_nodes(node):
+                self.visit(child, known)
+
+    def items(self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp, known: _Known, first: bool) -> None:
+        """A comprehension's work item by item (its first iterable was evaluated at once); ``first``:
+        the first item is sure to be taken (a comprehension run at once over a range that is not
+        empty), so its first filter (or, without one, its element) runs before what comes next."""
+        parts: list[ast.expr] = []
+        for k, gen in enumerate(node.generators):
+            parts += [gen.iter] if k else []
+            parts += gen.ifs
+        parts.append(node.elt)
+        if first and len(node.generators) == 1:
+            self.visit(parts.pop(0), known)
+        inner = known.copy()
+        for part in parts:
+            self.visit(part, inner)
+
+    def apply(self, src: str) -> str:
+        out = []
+        at = 0
+        for start, end, text in sorted(self.edits):
+            out.append(src[at:start])
+            out.append(text)
+            at = end
+        out.append(src[at:])
+        return "".join(out)
+
+
 def _is_v(node: Any) -> bool:
     return isinstance(node, ast.Name) and node.id == "v"
 
@@ -476,21 +782,97 @@ def _int(node: Any) -> int | None:
     return None
 
 
+def _writes(ins: Any) -> set[str]:
+    """The locals an instruction may write."""
+    written = set()
+    for field in ("name", "var", "counter"):  # let, for, draw, roll
+        name = getattr(ins, field, None)
+        if isinstance(name, str):
+            written.add(name)
+    for opt in getattr(ins, "options", None) or ():  # a decision's options
+        if opt.var is not None:
+            written.add(opt.var)
+    return written
+
+
+def _bound(proc: Procedure) -> list[frozenset[str]] | None:
+    """For each instruction of ``proc``: the locals bound on every way from its start there (its
+    parameters, bound by every call, and what the instructions on the way bind: ``let``, a loop's
+    variable and counter in its body, a decision option's or a draw's variable); None when an
+    instruction is of a kind not known here. A frame reaches an instruction only along these ways
+    (the machine, the blocks and a decision's option all go on at the instruction's successors)."""
+    code = proc.code
+    succ: list[list[tuple[int, tuple[str, ...], str | None]]] = []  # (successor, binds, unbinds)
+    for pc, ins in enumerate(code):
+        t = type(ins)
+        if t is JumpI:
+            succ.append([(ins.target, (), None)])
+        elif t is JumpIfNotI:
+            succ.append([(pc + 1, (), None), (ins.target, (), None)])
+        elif t is LetI:
+            succ.append([(pc + 1, (ins.name,), None)])
+        elif t is ForInitI:
+            succ.append([(pc + 1, (ins.counter,), None)])
+        elif t is ForNextI:  # on exit the counter is removed
+            succ.append([(pc + 1, (ins.var, ins.counter), None), (ins.exit, (), ins.counter)])
+        elif t in (SetI, MoveI, SayI, RequireI, CallI):
+            succ.append([(pc + 1, (), None)])
+        elif t is MenuI:
+            succ.append([(opt.target, (opt.var,) if opt.var is not None else (), None) for opt in ins.options])
+        elif t is RandomI or t is RollI:
+            succ.append([(pc + 1, (ins.var,), None)])
+        elif t is RetI or t is EndI:
+            succ.append([])
+        else:
+            return None
+    bound: list[frozenset[str] | None] = [None] * len(code)  # None: no way found there yet
+    bound[0] = frozenset(p for p, _ in proc.params)
+    todo = [0]
+    while todo:
+        pc = todo.pop()
+        here = bound[pc]
+        assert here is not None
+        for target, binds, unbinds in succ[pc]:
+            if not 0 <= target < len(code):
+                continue
+            out = here.union(binds) - {unbinds}
+            before = bound[target]
+            new = out if before is None else before & out
+            if new != before:
+                bound[target] = new
+                todo.append(target)
+    return [b or frozenset() for b in bound]
+
+
 def _fixed_params(proc: Procedure) -> dict[str, str]:
     """The parameters of ``proc`` that no instruction of it writes, each with the name of the
     Python variable that holds it in the blocks (``_p0``, ``_p1``, ...). Every call binds all the
     parameters (the compiler checks the arguments against them)."""
-    written: set[str] = set()
-    for ins in proc.code:
-        for field in ("name", "var", "counter"):  # let, for, draw, roll
-            name = getattr(ins, field, None)
-            if isinstance(name, str):
-                written.add(name)
-        for opt in getattr(ins, "options", None) or ():  # a decision's options
-            if opt.var is not None:
-                written.add(opt.var)
+    written = set().union(*map(_writes, proc.code))
     fixed = [p for p, _ in proc.params if p not in written and p.isidentifier()]
     return {p: f"_p{k}" for k, p in enumerate(fixed)}
+
+
+def _instructions(program: Program, source: str) -> str:
+    """The blocks' source without the lines ``_i = N`` that start each instruction's lines, and with the
+    name of a table giving, for each line, the instruction whose lines it is among (the last such line
+    before it in its function, -1 before the first): the failing line of a block (the line its frame
+    was at, ``_e.__traceback__.tb_lineno``) gives the failing instruction. Every line that may fail
+    follows its instruction's first line with no other instruction's between, so that is the
+    instruction whose code ran last, as the interpreter would report it."""
+    lines = []
+    table = [-1]  # by line number (from 1)
+    pc = -1
+    for line in source.split("\n"):
+        mark = _MARK.fullmatch(line)
+        if mark is not None:
+            pc = int(mark.group(1))
+            continue
+        if line.startswith("def "):
+            pc = -1
+        lines.append(line)
+        table.append(pc)
+    return "\n".join(lines).replace(_LINES, program.exprs.constant(tuple(table)))
 
 
 def compile_blocks(program: Program) -> list[list[Block | None]]:
@@ -511,7 +893,8 @@ def compile_blocks(program: Program) -> list[list[Block | None]]:
         source, named = writer.procedure(proc)
         sources.append(source)
         names.append(named)
-    made = program.exprs.define("".join(sources + writer.helper_sources), "<blocks>")
+    source = _instructions(program, "".join(sources + writer.helper_sources))
+    made = program.exprs.define(source, "<blocks>")
     for proc, named in zip(program.procs, names):
         blocks: list[Block | None] = [None] * len(proc.code)
         for pc, name in named.items():
