@@ -499,7 +499,7 @@ class State(Machine):
             frame[2][node.var] = chosen.key[0]
             frame[1] += 1
             if self.tracing:
-                self._entry(node.rule, node.kind if isinstance(node, RandomI) else "roll", lambda: chosen.label)
+                self._trace_outcome(node, chosen)
         self._history.append(chosen)
         return self._run()
 
@@ -507,11 +507,19 @@ class State(Machine):
         opt_index, value = chosen.key
         opt = node.options[opt_index]
         if self.tracing:
-            self._entry(opt.rule, "choose", lambda: f"{chosen.label} (no other option)" if forced
-                        else f"{self.current_player_name_for(node, frame)} chooses: {chosen.label}")
+            self._trace_choice(node, frame, opt.rule, chosen, forced)
         if opt.var is not None:
             frame[2][opt.var] = value
         frame[1] = opt.target
+
+    # (log entries composed in functions of their own: a lambda in _advance or _take_option would make
+    # the variables it reads cells of those, paid for on every call)
+    def _trace_outcome(self, node: Any, chosen: Action) -> None:
+        self._entry(node.rule, node.kind if isinstance(node, RandomI) else "roll", lambda: chosen.label)
+
+    def _trace_choice(self, node: MenuI, frame: list[Any], rule: str, chosen: Action, forced: bool) -> None:
+        self._entry(rule, "choose", lambda: f"{chosen.label} (no other option)" if forced
+                    else f"{self.current_player_name_for(node, frame)} chooses: {chosen.label}")
 
     def current_player_name_for(self, node: MenuI, frame: list[Any]) -> str:
         """The label of the player who decides at ``node`` with the locals of ``frame`` (``"players"``
