@@ -273,9 +273,11 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
     # what apply_action keeps to restore the state on an error (State._step) and without looking
     # the action up again among the options just offered (State._pending: it is one of them).
     alone = uniform and on_step is None
+    state._watched = not alone  # (the machine keeps a draw's outcomes for this loop alone: State._drawn)
     undo = state._undo
     for _ in range(max_actions):
         if state._outcome is not None:
+            state._watched = True
             return state
         if type(node) in chance:  # sample_chance, on the known node
             # at a draw the machine has just kept its outcomes (State._drawn), and nothing has

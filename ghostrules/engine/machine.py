@@ -40,7 +40,8 @@ class Machine:
     _outcome: Outcome | None
     _journal: list[tuple[list[Any], int, dict]] | None
     _undo: list[int]
-    _drawn: tuple[list[Any], int, list[int], dict, list[int]] | None
+    _drawn: tuple[list[Any], int, list[int] | None, dict | None, list[int]] | None
+    _watched: bool
     _shared: int
     _floor: int
     _cited: list[tuple[str, int]]
@@ -140,7 +141,10 @@ class Machine:
                                 self._trace_only(ins, only)
                             continue
                         if t is RandomI:  # kept for the draw (State._random_members), with what they depend on
-                            self._drawn = (frame, pc, v[:], L.copy(), members)
+                            # (copies of the values and locals, unless no one but game.play's loop sees
+                            # the state: that loop takes the outcomes, and None matches no values)
+                            self._drawn = (frame, pc, v[:], L.copy(), members) if self._watched else \
+                                (frame, pc, None, None, members)
                         frame[1] = pc
                         return ins
                     elif t is CallI:  # the callee's frame becomes the current one, without leaving this loop

@@ -47,7 +47,7 @@ class State(Machine):
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
     __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_offered", "_journal",
-                 "_undo", "_drawn", "_shared", "_floor", "_cited")
+                 "_undo", "_drawn", "_watched", "_shared", "_floor", "_cited")
 
     def __init__(self, game: "Game", values: list[int], stack: list[list[Any]], tracing: bool | str = False) -> None:
         self.game = game
@@ -69,7 +69,10 @@ class State(Machine):
         self._undo: list[int] = []
         # the outcomes of the draw pending here, as the machine found them when it stopped there:
         # (frame, pc, values, locals, outcomes); used while the frame, values and locals are the same
-        self._drawn: tuple[list[Any], int, list[int], dict, list[int]] | None = None
+        self._drawn: tuple[list[Any], int, list[int] | None, dict | None, list[int]] | None = None
+        # False while no one but game.play's loop sees the state: the machine then keeps a draw's
+        # outcomes without copies of the values and locals (None: they match no position)
+        self._watched = True
         # how many frames at the bottom of the stack may be shared with another state (child() shares
         # all but the top one): the machine copies such a frame before it changes it (Machine._run)
         self._shared = 0
@@ -483,6 +486,7 @@ class State(Machine):
         other._journal = None
         other._undo = []  # written by the machine, never read: a failed child is dropped
         other._drawn = None
+        other._watched = True
         other._floor = self._floor
         other._cited = self._cited[:]
         other._advance(node, chosen)
