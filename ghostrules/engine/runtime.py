@@ -54,8 +54,11 @@ def _match(v: list, offset: int, n: int, x: int) -> list[int]:
 
 def _label(names: tuple[str, ...], x: int) -> str:
     """The display name of a domain value (``none`` for -1), as Layout.label gives it."""
-    if 0 <= x < len(names):
-        return names[x]
+    if x >= 0:
+        try:
+            return names[x]
+        except IndexError:
+            pass
     return "none" if x == -1 else f"?{x}"
 
 
