@@ -42,8 +42,10 @@ def _match(v: list, offset: int, n: int, x: int) -> list[int]:
     """Every k with v[offset + k] == x, in order."""
     run = v[offset:offset + n]
     hits = run.count(x)
-    if hits * 4 > n:  # many: one pass over the run
-        return [k for k, y in enumerate(run) if y == x]
+    if hits == n:  # all of them
+        return list(range(n))
+    if hits * 4 > n:  # many: one pass over the run (by index: cheaper than enumerate's pairs)
+        return [k for k in range(n) if run[k] == x]
     out = []
     k = -1
     for _ in range(hits):  # few: found by the list's own search
