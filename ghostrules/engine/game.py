@@ -251,7 +251,6 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 
 
 _TWO_53 = 1 << 53
-_CHANCE = (RandomI, RollI)
 
 
 def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: bool = False,
@@ -265,7 +264,6 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
     # the pending node taken from the machine (State._step answers where it stopped) instead of
     # being looked up again by each of them; the same calls of rng, in the same order.
     node = state._node()
-    chance = _CHANCE
     uniform = policy is random_policy
     # With random_policy and no on_step, nothing but this loop sees the state before it is returned,
     # and it is returned only when the game ends: an action that fails raises out of play, and the
@@ -275,17 +273,26 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
     alone = uniform and on_step is None
     state._watched = not alone  # (the machine keeps a draw's outcomes for this loop alone: State._drawn)
     undo = state._undo
+    menus = game.menus
     for _ in range(max_actions):
         if state._outcome is not None:
             state._watched = True
             return state
-        if type(node) in chance:  # sample_chance, on the known node
+        t = type(node)
+        if t is RandomI and alone:  # State._sample's first way, in place: the outcome's Action made before
             # at a draw the machine has just kept its outcomes (State._drawn), and nothing has
-            # changed the position since unless on_step did
-            members = state._drawn[4] if type(node) is RandomI and on_step is None else None
+            # changed the position since; nothing here reads the actions offered (State._offered)
+            members = state._drawn[4]
+            u = int(rng.random() * _TWO_53)
+            action = node.outcomes.get(members[u * len(members) // _TWO_53]) if members else None
+            if action is None:
+                action = state._sample(u, _TWO_53, node, members)
+        elif t is RandomI or t is RollI:  # sample_chance, on the known node
+            # (as above, unless on_step changed the position)
+            members = state._drawn[4] if t is RandomI and on_step is None else None
             action = state._sample(int(rng.random() * _TWO_53), _TWO_53, node, members)
         elif uniform and node is not None:  # random_policy: one of legal_actions(), uniformly
-            options = state._menu_options(node)
+            options = menus[node](state.values, state.stack[-1][2])  # (State._menu_options)
             if not alone:
                 state._offered = (len(state._history), options)
             action = rng.choice(options)
