@@ -11,7 +11,7 @@ from .errors import SpecRuntimeError
 
 def _ck(i: int, n: int, what: str) -> int:
     """An index that must lie in 0..n-1 (a domain value, not ``none``)."""
-    if 0 <= i < n:
+    if i < n and i >= 0:  # (two tests, each compiled with its jump: cheaper than 0 <= i < n)
         return i
     raise SpecRuntimeError(what)
 
@@ -66,11 +66,11 @@ def _label(names: tuple[str, ...], x: int) -> str:
 
 def _within(x: int, n: int) -> int:
     """x when it is one of the first n values of a domain, else -1 (``first(y in D if y == x)``)."""
-    return x if 0 <= x < n else -1
+    return x if x < n and x >= 0 else -1
 
 
 def _within_list(x: int, n: int) -> list[int]:
-    return [x] if 0 <= x < n else []
+    return [x] if x < n and x >= 0 else []
 
 
 def _no_text(v: list, L: dict) -> str:
