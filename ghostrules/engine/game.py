@@ -19,7 +19,7 @@ from .errors import ActionLimitError, IllegalActionError
 from .layout import Layout
 from .menus import MenuFn, compile_menu
 from .program import MenuI, Program, RandomI, RollI
-from .state import State
+from .state import State, _at_point
 
 Policy = Callable[[State, random.Random], Action]
 
@@ -287,6 +287,9 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
             action = node.outcomes.get(members[u * len(members) // _TWO_53]) if members else None
             if action is None:
                 action = state._sample(u, _TWO_53, node, members)
+        elif t is RollI and alone:  # State._sample on a roll, in place
+            action = node.outcome[_at_point(node.keys, node.weights, node.total, int(rng.random() * _TWO_53),
+                                            _TWO_53)]
         elif t is RandomI or t is RollI:  # sample_chance, on the known node
             # (as above, unless on_step changed the position)
             members = state._drawn[4] if t is RandomI and on_step is None else None

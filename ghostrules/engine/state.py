@@ -38,6 +38,19 @@ def _bound(L: dict, var: str | None, value: int) -> dict:
     return L
 
 
+def _at_point(keys: list[int], weights: list[int], total: int, u: int, scale: int) -> int:
+    """The outcome (of ``keys``, with integer ``weights`` summing to ``total``) at the point u / scale
+    of the cumulative distribution (0 <= u < scale): the first whose cumulative weight passes it."""
+    if total == len(keys):  # equal weights: found at once
+        return keys[u * total // scale]
+    acc = 0
+    for key, weight in zip(keys, weights):
+        acc += weight
+        if u * total < acc * scale:
+            return key
+    return keys[-1]
+
+
 def _one_line(text: str, most: int) -> str:
     """``text`` on one line, cut to ``most`` characters (the cut marked with ...)."""
     return shorten(" ".join(text.split()), most, marker="...", strip="")
@@ -210,17 +223,7 @@ class State(Machine):
             raise IllegalActionError(f"sample_chance: not a chance node but a decision ({self.prompt()}): pick one of "
                                      f"legal_actions()", self.node_rule())
         make, keys, weights, total = table
-        if total == len(keys):  # equal weights: the outcome at the point u / scale, found at once
-            chosen = keys[u * total // scale]
-        else:  # the first outcome whose cumulative weight passes the point
-            acc = 0
-            chosen = keys[-1]
-            for key, weight in zip(keys, weights):
-                acc += weight
-                if u * total < acc * scale:
-                    chosen = key
-                    break
-        action = make(chosen)
+        action = make(_at_point(keys, weights, total, u, scale))
         self._offered = (len(self._history), [action])
         return action
 
