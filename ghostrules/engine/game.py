@@ -19,7 +19,7 @@ from .errors import ActionLimitError, IllegalActionError
 from .layout import Layout
 from .menus import MenuFn, compile_menu
 from .program import MenuI, Program, RandomI, RollI
-from .state import State
+from .state import State, _at_point
 
 Policy = Callable[[State, random.Random], Action]
 
@@ -251,7 +251,6 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 
 
 _TWO_53 = 1 << 53
-_CHANCE = (RandomI, RollI)
 
 
 def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: bool = False,
@@ -265,36 +264,82 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
     # the pending node taken from the machine (State._step answers where it stopped) instead of
     # being looked up again by each of them; the same calls of rng, in the same order.
     node = state._node()
-    chance = _CHANCE
     uniform = policy is random_policy
-    # With random_policy and no on_step, nothing but this loop sees the state before it is returned,
-    # and it is returned only when the game ends: an action that fails raises out of play, and the
-    # state it leaves is never seen. So each action is taken as apply_action takes it, without
-    # what apply_action keeps to restore the state on an error (State._step) and without looking
-    # the action up again among the options just offered (State._pending: it is one of them).
-    alone = uniform and on_step is None
-    undo = state._undo
+    if uniform and on_step is None:
+        return _play_alone(game, state, node, rng, max_actions)
     for _ in range(max_actions):
         if state._outcome is not None:
             return state
-        if type(node) in chance:  # sample_chance, on the known node
+        t = type(node)
+        if t is RandomI or t is RollI:  # sample_chance, on the known node
             # at a draw the machine has just kept its outcomes (State._drawn), and nothing has
             # changed the position since unless on_step did
-            members = state._drawn[4] if type(node) is RandomI and on_step is None else None
+            members = state._drawn[4] if t is RandomI and on_step is None else None
             action = state._sample(int(rng.random() * _TWO_53), _TWO_53, node, members)
         elif uniform and node is not None:  # random_policy: one of legal_actions(), uniformly
-            options = state._menu_options(node)
-            if not alone:
-                state._offered = (len(state._history), options)
+            options = game.menus[node](state.values, state.stack[-1][2])  # (State._menu_options)
+            state._offered = (len(state._history), options)
             action = rng.choice(options)
         else:
             action = policy(state, rng)
-        if alone:
-            node = state._advance(node, action)
-            undo.clear()  # (the writes of the action: nothing to undo)
-            continue
         node = state._step(action)
         if on_step is not None:
             on_step(state)
             node = state._node()  # the callback may have changed the position
+    raise ActionLimitError(max_actions)
+
+
+def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_actions: int) -> State:
+    """``play``'s loop with random_policy and no on_step: nothing but this loop sees the state before
+    it is returned, and it is returned only when the game ends (an action that fails raises out of
+    play, and the state it leaves is never seen). So each action is taken as apply_action takes it
+    (State._advance, in place when not tracing) without what apply_action keeps to restore the state
+    on an error (State._step) and without looking the action up again among the options just
+    offered (State._pending: it is one of them); the machine keeps a draw's outcomes for this loop
+    alone (State._watched, State._drawn), and a chance outcome is drawn as State._sample draws it,
+    in place; the same calls of rng, in the same order, as the general loop."""
+    state._watched = False
+    undo = state._undo
+    history = state._history
+    menus = game.menus
+    direct = not state.tracing
+    for _ in range(max_actions):
+        if state._outcome is not None:
+            state._watched = True
+            return state
+        t = type(node)
+        frame = state.stack[-1] if node is not None else None
+        if t is MenuI:  # random_policy: one of legal_actions(), uniformly
+            action = rng.choice(menus[node](state.values, frame[2]))  # (State._menu_options)
+            if direct:  # (State._take_option)
+                opt_index, value = action.key
+                opt = node.options[opt_index]
+                if opt.var is not None:
+                    frame[2][opt.var] = value
+                frame[1] = opt.target
+        elif t is RandomI:  # State._sample's first way: the outcome's Action made before
+            # the machine has just kept the draw's outcomes (State._drawn), and nothing has changed
+            # the position since; nothing here reads the actions offered (State._offered)
+            members = state._drawn[4]
+            u = int(rng.random() * _TWO_53)
+            action = node.outcomes.get(members[u * len(members) // _TWO_53]) if members else None
+            if action is None:
+                action = state._sample(u, _TWO_53, node, members)
+            if direct:
+                frame[2][node.var] = action.key[0]
+                frame[1] += 1
+        elif t is RollI:  # State._sample on a roll
+            action = node.outcome[_at_point(node.keys, node.weights, node.total, int(rng.random() * _TWO_53),
+                                            _TWO_53)]
+            if direct:
+                frame[2][node.var] = action.key[0]
+                frame[1] += 1
+        else:
+            action = random_policy(state, rng)  # (raises: no node to act at)
+        if direct:
+            history.append(action)
+            node = state._run()
+        else:
+            node = state._advance(node, action)
+        undo.clear()  # (the writes of the action: nothing to undo)
     raise ActionLimitError(max_actions)

@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 STEP_LIMIT = 2_000_000
 
 
+def _items(fns: list[Callable[[list, dict], Any]], v: list, L: dict) -> list[Any]:
+    """The values a ``for`` over computed items runs through (a comprehension in ``_run`` would make
+    ``v`` and ``L`` cells of it)."""
+    return [f(v, L) for f in fns]
+
+
 class Machine:
     """The run loop of a State (a base class of it: it reads and writes the State's fields)."""
 
@@ -34,7 +40,8 @@ class Machine:
     _outcome: Outcome | None
     _journal: list[tuple[list[Any], int, dict]] | None
     _undo: list[int]
-    _drawn: tuple[list[Any], int, list[int], dict, list[int]] | None
+    _drawn: tuple[list[Any], int, list[int] | None, dict | None, list[int]] | None
+    _watched: bool
     _shared: int
     _floor: int
     _cited: list[tuple[str, int]]
@@ -131,11 +138,13 @@ class Machine:
                             L[ins.var] = only
                             pc += 1
                             if tracing:
-                                self._entry(ins.rule, ins.kind,
-                                            lambda: f"{ins.kind}: {self.game.layout.label(ins.type, only)} (only one left)")
+                                self._trace_only(ins, only)
                             continue
                         if t is RandomI:  # kept for the draw (State._random_members), with what they depend on
-                            self._drawn = (frame, pc, v[:], L.copy(), members)
+                            # (copies of the values and locals, unless no one but game.play's loop sees
+                            # the state: that loop takes the outcomes, and None matches no values)
+                            self._drawn = (frame, pc, v[:], L.copy(), members) if self._watched else \
+                                (frame, pc, None, None, members)
                         frame[1] = pc
                         return ins
                     elif t is CallI:  # the callee's frame becomes the current one, without leaving this loop
@@ -169,7 +178,7 @@ class Machine:
                         pc += 1
                     elif t is ForNextI:
                         i = L[ins.counter]
-                        values = ins.values if ins.values is not None else [f(v, L) for f in ins.item_fns]
+                        values = ins.values if ins.values is not None else _items(ins.item_fns, v, L)
                         n = len(values)
                         cond = ins.cond
                         if ins.cond_fixed:  # the filter does not read the variable: one test stands for the scan
@@ -208,7 +217,7 @@ class Machine:
                         pc += 1
                     elif t is SayI:
                         if tracing:
-                            self._entry(ins.rule, "say", lambda: ins.text(v, L))
+                            self._trace_say(ins, v, L)
                         pc += 1
                     elif t is RequireI:
                         if not ins.cond(v, L):
@@ -219,7 +228,7 @@ class Machine:
                         text = ins.text(v, L) if ins.text else ""
                         self._outcome = Outcome(ins.result, ins.rule, text)
                         if tracing:
-                            self._entry(ins.rule, "end", lambda: f"game over: {ins.result}" + (f" — {text}" if text else ""))
+                            self._trace_end(ins, text)
                         stack.clear()
                         self._floor = 0
                         return None
@@ -246,6 +255,21 @@ class Machine:
     # ---- what the blocks (engine/blocks.py) call when an instruction needs more than a line ----
     def _out_of_range(self, idx: int, val: int, lo: int, hi: int) -> None:
         raise SpecRuntimeError(f"{self.game.layout.name_of(idx)} cannot be {val} (range {lo}..{hi})")
+
+    # (the log entries of _run and _move are composed here, in functions of their own: a lambda in
+    # those would make each variable it reads a cell of the hot function, paid for on every call)
+    def _trace_only(self, ins: RandomI, only: int) -> None:
+        self._entry(ins.rule, ins.kind, lambda: f"{ins.kind}: {self.game.layout.label(ins.type, only)} (only one left)")
+
+    def _trace_say(self, ins: SayI, v: list, L: dict) -> None:
+        self._entry(ins.rule, "say", lambda: ins.text(v, L))
+
+    def _trace_end(self, ins: EndI, text: str) -> None:
+        self._entry(ins.rule, "end", lambda: f"game over: {ins.result}" + (f" — {text}" if text else ""))
+
+    def _trace_move(self, ins: MoveI, amount: int, src: int, dst: int) -> None:
+        name = self.game.layout.name_of
+        self._entry(ins.rule, "move", lambda: f"{amount} {ins.pool}: {name(src)} -> {name(dst)}")
 
     def _trace_set(self, ins: SetI, idx: int, val: int) -> None:
         self._entry(ins.rule, "set", lambda: f"{self.game.layout.name_of(idx)} = {self._show(idx, val)}")
@@ -299,5 +323,4 @@ class Machine:
             v[src] -= amount
             v[dst] += amount
             if self.tracing:
-                name = self.game.layout.name_of
-                self._entry(ins.rule, "move", lambda: f"{amount} {ins.pool}: {name(src)} -> {name(dst)}")
+                self._trace_move(ins, amount, src, dst)

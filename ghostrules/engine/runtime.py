@@ -11,7 +11,7 @@ from .errors import SpecRuntimeError
 
 def _ck(i: int, n: int, what: str) -> int:
     """An index that must lie in 0..n-1 (a domain value, not ``none``)."""
-    if 0 <= i < n:
+    if i < n and i >= 0:  # (two tests, each compiled with its jump: cheaper than 0 <= i < n)
         return i
     raise SpecRuntimeError(what)
 
@@ -42,8 +42,10 @@ def _match(v: list, offset: int, n: int, x: int) -> list[int]:
     """Every k with v[offset + k] == x, in order."""
     run = v[offset:offset + n]
     hits = run.count(x)
-    if hits * 4 > n:  # many: one pass over the run
-        return [k for k, y in enumerate(run) if y == x]
+    if hits == n:  # all of them
+        return list(range(n))
+    if hits * 4 > n:  # many: one pass over the run (by index: cheaper than enumerate's pairs)
+        return [k for k in range(n) if run[k] == x]
     out = []
     k = -1
     for _ in range(hits):  # few: found by the list's own search
@@ -54,18 +56,21 @@ def _match(v: list, offset: int, n: int, x: int) -> list[int]:
 
 def _label(names: tuple[str, ...], x: int) -> str:
     """The display name of a domain value (``none`` for -1), as Layout.label gives it."""
-    if 0 <= x < len(names):
-        return names[x]
+    if x >= 0:
+        try:
+            return names[x]
+        except IndexError:
+            pass
     return "none" if x == -1 else f"?{x}"
 
 
 def _within(x: int, n: int) -> int:
     """x when it is one of the first n values of a domain, else -1 (``first(y in D if y == x)``)."""
-    return x if 0 <= x < n else -1
+    return x if x < n and x >= 0 else -1
 
 
 def _within_list(x: int, n: int) -> list[int]:
-    return [x] if 0 <= x < n else []
+    return [x] if x < n and x >= 0 else []
 
 
 def _no_text(v: list, L: dict) -> str:

@@ -38,6 +38,19 @@ def _bound(L: dict, var: str | None, value: int) -> dict:
     return L
 
 
+def _at_point(keys: list[int], weights: list[int], total: int, u: int, scale: int) -> int:
+    """The outcome (of ``keys``, with integer ``weights`` summing to ``total``) at the point u / scale
+    of the cumulative distribution (0 <= u < scale): the first whose cumulative weight passes it."""
+    if total == len(keys):  # equal weights: found at once
+        return keys[u * total // scale]
+    acc = 0
+    for key, weight in zip(keys, weights):
+        acc += weight
+        if u * total < acc * scale:
+            return key
+    return keys[-1]
+
+
 def _one_line(text: str, most: int) -> str:
     """``text`` on one line, cut to ``most`` characters (the cut marked with ...)."""
     return shorten(" ".join(text.split()), most, marker="...", strip="")
@@ -47,7 +60,7 @@ class State(Machine):
     """One position. OpenSpiel-style: ask what can happen, apply one action, repeat."""
 
     __slots__ = ("game", "values", "stack", "_history", "_log", "_outcome", "tracing", "_offered", "_journal",
-                 "_undo", "_drawn", "_shared", "_floor", "_cited")
+                 "_undo", "_drawn", "_watched", "_shared", "_floor", "_cited")
 
     def __init__(self, game: "Game", values: list[int], stack: list[list[Any]], tracing: bool | str = False) -> None:
         self.game = game
@@ -69,7 +82,10 @@ class State(Machine):
         self._undo: list[int] = []
         # the outcomes of the draw pending here, as the machine found them when it stopped there:
         # (frame, pc, values, locals, outcomes); used while the frame, values and locals are the same
-        self._drawn: tuple[list[Any], int, list[int], dict, list[int]] | None = None
+        self._drawn: tuple[list[Any], int, list[int] | None, dict | None, list[int]] | None = None
+        # False while no one but game.play's loop sees the state: the machine then keeps a draw's
+        # outcomes without copies of the values and locals (None: they match no position)
+        self._watched = True
         # how many frames at the bottom of the stack may be shared with another state (child() shares
         # all but the top one): the machine copies such a frame before it changes it (Machine._run)
         self._shared = 0
@@ -207,17 +223,7 @@ class State(Machine):
             raise IllegalActionError(f"sample_chance: not a chance node but a decision ({self.prompt()}): pick one of "
                                      f"legal_actions()", self.node_rule())
         make, keys, weights, total = table
-        if total == len(keys):  # equal weights: the outcome at the point u / scale, found at once
-            chosen = keys[u * total // scale]
-        else:  # the first outcome whose cumulative weight passes the point
-            acc = 0
-            chosen = keys[-1]
-            for key, weight in zip(keys, weights):
-                acc += weight
-                if u * total < acc * scale:
-                    chosen = key
-                    break
-        action = make(chosen)
+        action = make(_at_point(keys, weights, total, u, scale))
         self._offered = (len(self._history), [action])
         return action
 
@@ -483,6 +489,7 @@ class State(Machine):
         other._journal = None
         other._undo = []  # written by the machine, never read: a failed child is dropped
         other._drawn = None
+        other._watched = True
         other._floor = self._floor
         other._cited = self._cited[:]
         other._advance(node, chosen)
@@ -499,7 +506,7 @@ class State(Machine):
             frame[2][node.var] = chosen.key[0]
             frame[1] += 1
             if self.tracing:
-                self._entry(node.rule, node.kind if isinstance(node, RandomI) else "roll", lambda: chosen.label)
+                self._trace_outcome(node, chosen)
         self._history.append(chosen)
         return self._run()
 
@@ -507,11 +514,19 @@ class State(Machine):
         opt_index, value = chosen.key
         opt = node.options[opt_index]
         if self.tracing:
-            self._entry(opt.rule, "choose", lambda: f"{chosen.label} (no other option)" if forced
-                        else f"{self.current_player_name_for(node, frame)} chooses: {chosen.label}")
+            self._trace_choice(node, frame, opt.rule, chosen, forced)
         if opt.var is not None:
             frame[2][opt.var] = value
         frame[1] = opt.target
+
+    # (log entries composed in functions of their own: a lambda in _advance or _take_option would make
+    # the variables it reads cells of those, paid for on every call)
+    def _trace_outcome(self, node: Any, chosen: Action) -> None:
+        self._entry(node.rule, node.kind if isinstance(node, RandomI) else "roll", lambda: chosen.label)
+
+    def _trace_choice(self, node: MenuI, frame: list[Any], rule: str, chosen: Action, forced: bool) -> None:
+        self._entry(rule, "choose", lambda: f"{chosen.label} (no other option)" if forced
+                    else f"{self.current_player_name_for(node, frame)} chooses: {chosen.label}")
 
     def current_player_name_for(self, node: MenuI, frame: list[Any]) -> str:
         """The label of the player who decides at ``node`` with the locals of ``frame`` (``"players"``
