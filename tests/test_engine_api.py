@@ -175,7 +175,7 @@ def test_json_written_without_labels_is_still_read(game: ghostrules.Game) -> Non
 
 @pytest.mark.parametrize("change", [
     "not json", "[1, 2]", "{}", "drop values", "drop stack", "drop history", "short values", "unknown procedure",
-    "pc past the end", "bad frame"])
+    "pc past the end", "bad frame", "locals not an object", "local not an integer", "bound local missing"])
 def test_a_malformed_json_state_is_refused_with_a_value_error(game: ghostrules.Game, change: str) -> None:
     import json
     doc = json.loads(rolled(game, "two").to_json())
@@ -194,10 +194,18 @@ def test_a_malformed_json_state_is_refused_with_a_value_error(game: ghostrules.G
             doc["stack"][-1][1] = 10_000
         elif change == "bad frame":
             doc["stack"][-1] = 7
+        elif change == "locals not an object":
+            doc["stack"][-1][2] = [2]
+        elif change == "local not an integer":
+            doc["stack"][-1][2]["f"] = "two"
+        elif change == "bound local missing":
+            del doc["stack"][-1][2]["f"]  # the roll's face, bound by the d3 before the decision
         text = json.dumps(doc)
     with pytest.raises(ValueError, match="JSON state") as info:
         game.state_from_json(text)
     assert type(info.value) is ValueError
+    if change == "bound local missing":  # refused on loading, not by a KeyError when play goes on
+        assert "turn at instruction 1 has no local f" in str(info.value)
 
 
 @pytest.mark.parametrize("flat,value,words", [

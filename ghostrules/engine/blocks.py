@@ -31,7 +31,7 @@ value list while a block runs, so a kept answer is the one a new scan would give
 Locals are read from the frame's dict ``L`` (``L['m']``) unless a Python variable holds them. A
 procedure's fixed parameters (never written in it) are read into ``_p0``, ``_p1``, ... at the block's
 start, and so is another local bound on every way from the procedure's start to the block's
-(``_bound``), into ``_h0``, ``_h1``, ...; a local the block writes is held from that write on
+(``liveness.bound_locals``), into ``_h0``, ``_h1``, ...; a local the block writes is held from that write on
 (``L['m'] = _h0 = ...``: every write still goes to ``L``, which callees' arguments, the interpreter
 and the functions compiled apart read) wherever every path there comes from such a write (at a
 loop's head: before the loop and at every return to the head; the body is written again until that
@@ -57,6 +57,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from .actions import RULES
+from .liveness import bound_locals
 from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, Procedure, Program,
                       RandomI, RequireI, RetI, RollI, SayI, SetI)
 
@@ -205,7 +206,7 @@ class _Writer:
                 todo += [opt.target for opt in ins.options]
         self.resumes = set(todo) - {0}  # where the machine resumes after a pause or a call
         self.fixed = _fixed_params(proc) if self.exprs.optimise else {}
-        self.bound = _bound(proc) if self.holding else None
+        self.bound = bound_locals(proc) if self.holding else None
         names: dict[int, str] = {}
         sources = []
         while todo:
@@ -793,55 +794,6 @@ def _writes(ins: Any) -> set[str]:
         if opt.var is not None:
             written.add(opt.var)
     return written
-
-
-def _bound(proc: Procedure) -> list[frozenset[str]] | None:
-    """For each instruction of ``proc``: the locals bound on every way from its start there (its
-    parameters, bound by every call, and what the instructions on the way bind: ``let``, a loop's
-    variable and counter in its body, a decision option's or a draw's variable); None when an
-    instruction is of a kind not known here. A frame reaches an instruction only along these ways
-    (the machine, the blocks and a decision's option all go on at the instruction's successors)."""
-    code = proc.code
-    succ: list[list[tuple[int, tuple[str, ...], str | None]]] = []  # (successor, binds, unbinds)
-    for pc, ins in enumerate(code):
-        t = type(ins)
-        if t is JumpI:
-            succ.append([(ins.target, (), None)])
-        elif t is JumpIfNotI:
-            succ.append([(pc + 1, (), None), (ins.target, (), None)])
-        elif t is LetI:
-            succ.append([(pc + 1, (ins.name,), None)])
-        elif t is ForInitI:
-            succ.append([(pc + 1, (ins.counter,), None)])
-        elif t is ForNextI:  # on exit the counter is removed
-            succ.append([(pc + 1, (ins.var, ins.counter), None), (ins.exit, (), ins.counter)])
-        elif t in (SetI, MoveI, SayI, RequireI, CallI):
-            succ.append([(pc + 1, (), None)])
-        elif t is MenuI:
-            succ.append([(opt.target, (opt.var,) if opt.var is not None else (), None) for opt in ins.options])
-        elif t is RandomI or t is RollI:
-            succ.append([(pc + 1, (ins.var,), None)])
-        elif t is RetI or t is EndI:
-            succ.append([])
-        else:
-            return None
-    bound: list[frozenset[str] | None] = [None] * len(code)  # None: no way found there yet
-    bound[0] = frozenset(p for p, _ in proc.params)
-    todo = [0]
-    while todo:
-        pc = todo.pop()
-        here = bound[pc]
-        assert here is not None
-        for target, binds, unbinds in succ[pc]:
-            if not 0 <= target < len(code):
-                continue
-            out = here.union(binds) - {unbinds}
-            before = bound[target]
-            new = out if before is None else before & out
-            if new != before:
-                bound[target] = new
-                todo.append(target)
-    return [b or frozenset() for b in bound]
 
 
 def _fixed_params(proc: Procedure) -> dict[str, str]:

@@ -17,8 +17,9 @@ from ..spec.words import listed
 from .actions import Action, LogEntry, Outcome
 from .errors import ActionLimitError, IllegalActionError
 from .layout import Layout
+from .liveness import bound_locals
 from .menus import MenuFn, compile_menu
-from .program import MenuI, Program, RandomI, RollI
+from .program import MenuI, Procedure, Program, RandomI, RollI
 from .state import State, _at_point
 
 Policy = Callable[[State, random.Random], Action]
@@ -36,6 +37,7 @@ class Game:
         self.menus: dict[MenuI, MenuFn] = {ins: compile_menu(self.program, ins) for proc in self.program.procs
                                            for ins in proc.code if type(ins) is MenuI}
         self.program.exprs.codes.save()  # the code objects compiled, for the next load (engine/codecache.py)
+        self._bound: dict[int, list[frozenset[str]]] = {}  # a procedure's bound locals, as JSON states need them
         # found again by an unpickled state of this configuration (see __reduce__): in this process,
         # this very Game; in another, the first Game of its configuration compiled there
         self._serial = (os.getpid(), next(_serials))
@@ -138,7 +140,7 @@ class Game:
             proc = by_name[name]
             if not (isinstance(pc, int) and 0 <= pc < len(proc.code)):
                 raise ValueError(f"{name} has no instruction {pc!r}")
-            stack.append([proc.index, pc, dict(L)])
+            stack.append([proc.index, pc, self._frame_locals(proc, pc, L)])
         values = self._values_from_json(doc["values"])
         state = State(self, values, stack, tracing)
         state._history = [self._action_from_json(a) for a in doc["history"]]
@@ -153,6 +155,26 @@ class Game:
             o = doc["outcome"]
             state._outcome = Outcome(o["result"], o["rule"], o.get("text", ""))
         return state
+
+    def _frame_locals(self, proc: Procedure, pc: int, raw: Any) -> dict[str, Any]:
+        """The locals of a JSON state's frame of ``proc`` at ``pc``: an object of integers (or
+        booleans, as the machine keeps them) holding at least the locals bound there on every way
+        from the procedure's start (``liveness.bound_locals``: its parameters, and what a ``let``,
+        a loop, an option or a draw before ``pc`` binds); a missing one raises ValueError naming
+        it, rather than a KeyError when the game goes on."""
+        if not isinstance(raw, dict):
+            raise ValueError(f"the locals of a frame of {proc.name} are a {type(raw).__name__}, not an object")
+        for name, x in raw.items():
+            if type(x) not in (int, bool):
+                raise ValueError(f"{proc.name}: local {name} = {x!r} is not an integer")
+        bound = self._bound.get(proc.index)
+        if bound is None:
+            bound = self._bound[proc.index] = bound_locals(proc) or []
+        missing = sorted(bound[pc] - raw.keys()) if bound else []
+        if missing:
+            raise ValueError(f"{proc.name} at instruction {pc} has no local {listed(missing, 10)}: it is bound "
+                             f"there on every way from the procedure's start")
+        return dict(raw)
 
     def _values_from_json(self, raw: Any) -> list[int]:
         """The value list of a JSON state: one integer per slot of the layout, each within its slot's

@@ -6,6 +6,10 @@ from then on, whatever their dead locals hold (the last face of a finished loop,
 loop that has exited). Searches use this to recognise one position reached in several ways
 (``query/search.py``, ``frames_live_key``); nothing in the run of a game depends on it.
 
+Its forward counterpart, ``bound_locals``, says which locals are *bound* at an instruction (on every
+way from the procedure's start there): the compiled blocks read those once at a block's start
+(engine/blocks.py), and ``Game.state_from_json`` refuses a frame that lacks one.
+
 The reads of an instruction come from its compiled functions (``compile_expr.reads``). A function
 whose reads are unknown makes every local of its procedure live everywhere (the safe answer).
 
@@ -362,3 +366,52 @@ def frame_keys(proc: Procedure) -> list[tuple[tuple[str, ...], tuple[CountedLoop
             solved[heads] = _solve(counted)
         out.append((tuple(sorted(solved[heads][pc])), around))
     return out
+
+
+def bound_locals(proc: Procedure) -> list[frozenset[str]] | None:
+    """For each instruction of ``proc``: the locals bound on every way from its start there (its
+    parameters, bound by every call, and what the instructions on the way bind: ``let``, a loop's
+    variable and counter in its body, a decision option's or a draw's variable); None when an
+    instruction is of a kind not known here. A frame reaches an instruction only along these ways
+    (the machine, the blocks and a decision's option all go on at the instruction's successors)."""
+    code = proc.code
+    succ: list[list[tuple[int, tuple[str, ...], str | None]]] = []  # (successor, binds, unbinds)
+    for pc, ins in enumerate(code):
+        t = type(ins)
+        if t is JumpI:
+            succ.append([(ins.target, (), None)])
+        elif t is JumpIfNotI:
+            succ.append([(pc + 1, (), None), (ins.target, (), None)])
+        elif t is LetI:
+            succ.append([(pc + 1, (ins.name,), None)])
+        elif t is ForInitI:
+            succ.append([(pc + 1, (ins.counter,), None)])
+        elif t is ForNextI:  # on exit the counter is removed
+            succ.append([(pc + 1, (ins.var, ins.counter), None), (ins.exit, (), ins.counter)])
+        elif t in (SetI, MoveI, SayI, RequireI, CallI):
+            succ.append([(pc + 1, (), None)])
+        elif t is MenuI:
+            succ.append([(opt.target, (opt.var,) if opt.var is not None else (), None) for opt in ins.options])
+        elif t is RandomI or t is RollI:
+            succ.append([(pc + 1, (ins.var,), None)])
+        elif t is RetI or t is EndI:
+            succ.append([])
+        else:
+            return None
+    bound: list[frozenset[str] | None] = [None] * len(code)  # None: no way found there yet
+    bound[0] = frozenset(p for p, _ in proc.params)
+    todo = [0]
+    while todo:
+        pc = todo.pop()
+        here = bound[pc]
+        assert here is not None
+        for target, binds, unbinds in succ[pc]:
+            if not 0 <= target < len(code):
+                continue
+            out = here.union(binds) - {unbinds}
+            before = bound[target]
+            new = out if before is None else before & out
+            if new != before:
+                bound[target] = new
+                todo.append(target)
+    return [b or frozenset() for b in bound]
