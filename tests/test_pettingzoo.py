@@ -192,3 +192,26 @@ def test_observing_an_unknown_agent_is_refused(agent):
         with pytest.raises(ValueError, match="yellow_0, red_1"):
             e.observe(agent)
         assert all(e.observe(a)["observation"].shape == (e.unwrapped.n_values + 3,) for a in e.possible_agents)
+
+
+@pytest.mark.parametrize("agent", ["purple_9", 0, None], ids=repr)
+def test_the_spaces_of_an_unknown_agent_are_refused(agent):
+    """observation_space and action_space answer for the game's agents only, with observe's
+    ValueError; before, an unknown agent was a bare KeyError."""
+    e = GhostrulesAEC("ghost-stories", parameters=PARAMS)
+    for space in (e.observation_space, e.action_space):
+        with pytest.raises(ValueError, match="no agent .* the agents are yellow_0, red_1"):
+            space(agent)
+    assert e.action_space("red_1").n == e.max_actions
+
+
+def test_observing_or_stepping_before_reset_says_to_reset():
+    """The unwrapped environment before its first reset has no game: observe and step raise
+    RuntimeError naming reset (before, an AssertionError or an AttributeError), and a reset then
+    starts as usual."""
+    e = GhostrulesAEC("ghost-stories", parameters=PARAMS)
+    for call in (lambda: e.observe("yellow_0"), lambda: e.step(0)):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+            call()
+    e.reset(seed=1)
+    assert e.observe(e.agent_selection)["action_mask"].sum() >= 1

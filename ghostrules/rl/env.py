@@ -109,12 +109,27 @@ class GhostrulesAEC(AECEnv):
 
     # ---- spaces --------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
-        """The ``Dict`` space of ``agent``'s observations (the same for every agent; see the module docstring)."""
-        return self.observation_spaces[agent]
+        """The ``Dict`` space of ``agent``'s observations (the same for every agent; see the module
+        docstring). An agent that is not one of ``possible_agents`` raises ValueError, as in ``observe``."""
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
-        """``Discrete(max_actions)``: action ``i`` is the ``i``-th of ``state.legal_actions()``."""
-        return self.action_spaces[agent]
+        """``Discrete(max_actions)``: action ``i`` is the ``i``-th of ``state.legal_actions()``. An agent
+        that is not one of ``possible_agents`` raises ValueError, as in ``observe``."""
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent: str) -> str:
+        """``agent``, when it is one of ``possible_agents``; else ValueError listing them."""
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} in this game: the agents are {', '.join(self.possible_agents)}")
+        return agent
+
+    def _started(self, call: str) -> State:
+        """The current position; before the first ``reset`` there is none, and ``call`` raises
+        RuntimeError saying so (PettingZoo's environments are reset before use)."""
+        if self.state_ is None:
+            raise RuntimeError(f"{call}: the environment has no game yet: call reset() first")
+        return self.state_
 
     # ---- encodings -----------------------------------------------------------------------
     @staticmethod
@@ -138,10 +153,8 @@ class GhostrulesAEC(AECEnv):
         """``agent``'s observation of the current position: the vector and the action mask (all zeros
         unless ``agent`` is to act); see the module docstring for the encoding. An agent that is not
         one of ``possible_agents`` raises ValueError (as PettingZoo's classic games do)."""
-        if agent not in self.possible_agents:
-            raise ValueError(f"no agent {agent!r} in this game: the agents are {', '.join(self.possible_agents)}")
-        assert self.state_ is not None
-        state = self.state_
+        state = self._started("observe")
+        self._known(agent)
         n_options = len(self._options_cache)
         node = -1 if state.is_terminal() else self.rule_index.get(state.node_rule(), -1)
         vector = self._values(state) + [node, n_options, state.current_player()]
@@ -222,6 +235,7 @@ class GhostrulesAEC(AECEnv):
         an agent that is done); chance nodes are then resolved and the next agent selected. An index
         that is not an option raises ValueError and the position is unchanged; so does an action leading
         to a decision with more options than ``max_actions`` (the environment as it was before)."""
+        self._started("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
