@@ -20,6 +20,7 @@ from .layout import Layout
 from .liveness import bound_locals
 from .menus import MenuFn, compile_menu
 from .program import MenuI, Procedure, Program, RandomI, RollI
+from .runtime import nth
 from .state import State, _at_point
 
 Policy = Callable[[State, random.Random], Action]
@@ -318,8 +319,9 @@ def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_act
     (State._advance, in place when not tracing) without what apply_action keeps to restore the state
     on an error (State._step) and without looking the action up again among the options just
     offered (State._pending: it is one of them); the machine keeps a draw's outcomes for this loop
-    alone (State._watched, State._drawn), and a chance outcome is drawn as State._sample draws it,
-    in place; the same calls of rng, in the same order, as the general loop."""
+    alone (State._watched, State._drawn), counted and not listed when they are a run's slots holding
+    one value (runtime.Scan), and a chance outcome is drawn as State._sample draws it, in place; the
+    same calls of rng, in the same order, and the same outcomes, as the general loop."""
     state._watched = False
     undo = state._undo
     history = state._history
@@ -342,9 +344,14 @@ def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_act
         elif t is RandomI:  # State._sample's first way: the outcome's Action made before
             # the machine has just kept the draw's outcomes (State._drawn), and nothing has changed
             # the position since; nothing here reads the actions offered (State._offered)
-            members = state._drawn[4]
+            drawn = state._drawn
+            members = drawn[4]
             u = int(rng.random() * _TWO_53)
-            action = node.outcomes.get(members[u * len(members) // _TWO_53]) if members else None
+            if members is not None:
+                action = node.outcomes.get(members[u * len(members) // _TWO_53]) if members else None
+            else:  # counted, not listed (runtime.Scan): the same outcome, found in the slots scanned
+                _, _, _, _, _, scan, hits, run, x = drawn
+                action = node.outcomes.get(scan.places[nth(run, x, hits, u * hits // _TWO_53)]) if hits else None
             if action is None:
                 action = state._sample(u, _TWO_53, node, members)
             if direct:

@@ -14,6 +14,7 @@ from .actions import RULES, LogEntry, Outcome
 from .errors import SpecRuntimeError
 from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, RandomI, RequireI,
                       RetI, RollI, SayI, SetI)
+from .runtime import scan_of
 
 if TYPE_CHECKING:
     from .game import Game
@@ -40,7 +41,7 @@ class Machine:
     _outcome: Outcome | None
     _journal: list[tuple[list[Any], int, dict]] | None
     _undo: list[int]
-    _drawn: tuple[list[Any], int, list[int] | None, dict | None, list[int]] | None
+    _drawn: tuple[Any, ...] | None  # (frame, pc, values, locals, members[, Scan, count, run, value])
     _watched: bool
     _shared: int
     _floor: int
@@ -131,20 +132,33 @@ class Machine:
                                 pc = frame[1]
                                 continue
                         return ins
-                    elif t is RandomI or t is RollI:
-                        if t is RandomI and len(members := ins.members(v, L)) == 1:
-                            # a forced outcome is no choice of chance: take it and go on
-                            (only,) = members
+                    elif t is RandomI:
+                        if self._watched or (scan := scan_of(ins.members)) is None:
+                            members = ins.members(v, L)
+                            only = members[0] if len(members) == 1 else None
+                        else:  # counted, not listed (runtime.Scan), for game.play's loop alone
+                            members = None
+                            hits, run, x = scan.run(v, L)
+                            only = scan.places[run.index(x)] if hits == 1 else None
+                        if only is not None:  # a forced outcome is no choice of chance: take it and go on
                             L[ins.var] = only
                             pc += 1
                             if tracing:
                                 self._trace_only(ins, only)
                             continue
-                        if t is RandomI:  # kept for the draw (State._random_members), with what they depend on
-                            # (copies of the values and locals, unless no one but game.play's loop sees
-                            # the state: that loop takes the outcomes, and None matches no values)
-                            self._drawn = (frame, pc, v[:], L.copy(), members) if self._watched else \
-                                (frame, pc, None, None, members)
+                        # kept for the draw (State._random_members), with what they depend on (copies
+                        # of the values and locals, unless no one but game.play's loop sees the state:
+                        # that loop takes the outcomes, and None matches no values); when they were
+                        # counted and not listed, None for them and what the count found
+                        if self._watched:
+                            self._drawn = (frame, pc, v[:], L.copy(), members)
+                        elif members is not None:
+                            self._drawn = (frame, pc, None, None, members)
+                        else:
+                            self._drawn = (frame, pc, None, None, None, scan, hits, run, x)
+                        frame[1] = pc
+                        return ins
+                    elif t is RollI:
                         frame[1] = pc
                         return ins
                     elif t is CallI:  # the callee's frame becomes the current one, without leaving this loop

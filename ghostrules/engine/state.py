@@ -82,7 +82,7 @@ class State(Machine):
         self._undo: list[int] = []
         # the outcomes of the draw pending here, as the machine found them when it stopped there:
         # (frame, pc, values, locals, outcomes); used while the frame, values and locals are the same
-        self._drawn: tuple[list[Any], int, list[int] | None, dict | None, list[int]] | None = None
+        self._drawn: tuple[Any, ...] | None = None  # a draw's outcomes, kept by the machine (Machine._drawn)
         # False while no one but game.play's loop sees the state: the machine then keeps a draw's
         # outcomes without copies of the values and locals (None: they match no position)
         self._watched = True
