@@ -19,6 +19,7 @@ match the declared domains. A domain index that may be ``none`` is checked at ru
 
 from __future__ import annotations
 
+import builtins
 import itertools
 import operator
 import re
@@ -77,6 +78,8 @@ class ExprCompiler(SlotPatterns):
         self._consts: dict[tuple[type, Any], str] = {}
         self._ids = itertools.count()
         self._hoisted_ids = itertools.count(10_000_000)  # the names of hoisted helpers (engine/hoist.py)
+        self._hoisted_helpers: dict[str, str] = {}  # hoist's ``shared``
+        self._pure_bools: set[str] = {"True", "False"}  # codes whose value is always True or False (_bool_code)
         # names bound to Python variables (quantifier variables, definition parameters):
         # name -> (code, number of values it can take when it is known to be a domain value)
         self._binds: dict[str, tuple[str, int | None]] = {}
@@ -189,11 +192,15 @@ class ExprCompiler(SlotPatterns):
         if not self.optimise:
             return code
         return inline_checks(hoist(code, lambda source: self.define(inline_checks(source), "<hoisted>"),
-                                   lambda prefix: f"{prefix}{next(self._hoisted_ids)}"))
+                                   lambda prefix: f"{prefix}{next(self._hoisted_ids)}", self._hoisted_helpers))
 
     def constant(self, value: Any) -> str:
         """The name under which generated code sees ``value`` (an instruction, a table, a function)."""
         return self._const(value)
+
+    def is_global(self, name: str) -> bool:
+        """Does generated code see ``name`` in its globals (a helper, a constant, a definition, a builtin)?"""
+        return name in self._ns or name in _BUILTINS
 
     def fresh(self, prefix: str) -> str:
         """A new name for generated code (``_d`` for a function, ``_t`` for a temporary)."""
@@ -425,7 +432,7 @@ class ExprCompiler(SlotPatterns):
                 operand = self._bool(e.operand, scope)
                 if operand in _BOOLS:  # a constant flag (a setting, a definition's bool argument)
                     return ("False" if operand == "True" else "True"), "bool"
-                return f"(not {operand})", "bool"
+                return self._bool_code(f"(not {operand})")
             return f"(-{self._int(e.operand, scope)})", "int"
         if isinstance(e, E.Binary):
             return self._binary(e, scope)
@@ -460,9 +467,11 @@ class ExprCompiler(SlotPatterns):
         if op in ("and", "or"):
             left, right = self._bool(e.left, scope), self._bool(e.right, scope)
             if left in _BOOLS:  # a constant flag: ``False and x`` is False, ``True and x`` is x (x unevaluated
-                # or its value, as Python gives them); a constant right operand is kept (the left is evaluated)
+                # or its value, as Python gives them)
                 return (right if (left == "True") == (op == "and") else left), "bool"
-            return f"({left} {op} {right})", "bool"
+            if right == ("True" if op == "and" else "False") and left in self._pure_bools:
+                return left, "bool"  # ``x and True`` is x when x is True or False (not 0 or 1)
+            return self._bool_code(f"({left} {op} {right})", left in self._pure_bools and right in self._pure_bools)
         if op == "in":
             a, ta = self._c(e.left, scope)
             assert isinstance(e.right, E.ListLit)
@@ -471,16 +480,16 @@ class ExprCompiler(SlotPatterns):
                 code, t = self._c(item, scope)
                 self._unify(ta, t, e)
                 items.append(code)
-            return f"({a} in ({''.join(i + ', ' for i in items)}))", "bool"
+            return self._bool_code(f"({a} in ({''.join(i + ', ' for i in items)}))")
         a, ta = self._c(e.left, scope)
         b, tb = self._c(e.right, scope)
         if op in ("==", "!="):
             self._unify(ta, tb, e)
-            return _compare(a, op, b), "bool"
+            return self._bool_code(_compare(a, op, b))
         if ta != "int" or tb != "int":
             raise _TypeErr(f"'{op}' needs numbers, found {ta} and {tb}")
         if op in ("<", "<=", ">", ">="):
-            return _compare(a, op, b), "bool"
+            return self._bool_code(_compare(a, op, b))
         if op in ("+", "-", "*"):
             return f"({a} {op} {b})", "int"
         if op in ("//", "%"):
@@ -488,7 +497,15 @@ class ExprCompiler(SlotPatterns):
         raise _TypeErr(f"unknown operator {op!r}")  # pragma: no cover
 
     def _quant(self, e: E.Quant, scope: Scope) -> tuple[str, str]:
-        return self._binder(e.kind, e.var, e.domain, e.cond, e.body, scope)
+        code, t = self._binder(e.kind, e.var, e.domain, e.cond, e.body, scope)
+        return self._bool_code(code, e.kind in ("exists", "forall")) if t == "bool" else (code, t)
+
+    def _bool_code(self, code: str, pure: bool = True) -> tuple[str, str]:
+        """(code, "bool"), noting the code in ``_pure_bools`` when ``pure``: its value is always
+        True or False (a comparison, a negation, a quantifier's answer), never another value taken as one."""
+        if pure:
+            self._pure_bools.add(code)
+        return code, "bool"
 
     def members(self, var: str, domain: E.Expr, cond: E.Expr | None, scope: Scope, where: Where,
                 rule: str) -> Fn:
@@ -623,6 +640,7 @@ class ExprCompiler(SlotPatterns):
             raise _TypeErr(str(exc)) from None
 
 
+_BUILTINS = frozenset(dir(builtins))
 _BOOLS = {"False": 0, "True": 1}  # the codes of the constant conditions, with their values
 _LITERAL = re.compile(r"\d+|\(-\d+\)|True|False")
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
