@@ -30,7 +30,7 @@ CONFIGS = [("ghost-stories", {"players": 4, "level": "initiation", "edition": "e
 def _plain_game(name: str, params: dict, monkeypatch: pytest.MonkeyPatch) -> Game:
     """The game compiled without hoisting, common subexpressions and single-use in-place definitions."""
     with monkeypatch.context() as m:
-        m.setattr(compile_expr, "hoist", lambda code, define, fresh: code)
+        m.setattr(compile_expr, "hoist", lambda code, define, fresh, shared=None: code)
         m.setattr(ExprCompiler, "_inline_once", lambda self, name, codes: False)
         return Game(load_spec(name, **params))
 
@@ -56,7 +56,7 @@ def test_every_definition_agrees_with_the_plain_compile(name: str, params: dict,
     layout = game.layout
     fast = ExprCompiler(game.spec, layout)
     with monkeypatch.context() as m:
-        m.setattr(compile_expr, "hoist", lambda code, define, fresh: code)
+        m.setattr(compile_expr, "hoist", lambda code, define, fresh, shared=None: code)
         m.setattr(ExprCompiler, "_inline_once", lambda self, name, codes: False)
         plain = ExprCompiler(game.spec, layout)
         plain_fns = {}

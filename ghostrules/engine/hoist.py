@@ -31,6 +31,10 @@ The same speculative helper computes *common subexpressions* once: a costly part
 once in an expression, outside any loop, and always computed by it (not only in a branch, so that
 computing it first wastes nothing).
 
+Helpers equal up to their own name and their local names are defined once per namespace (``hoist``'s
+``shared``), so equal parts of two expressions are written alike; ``remembered`` computes a part that
+several conditions of one function share (a decision's guards, engine/menus.py) once per call.
+
 Nothing here runs code: this module only rewrites the Python syntax tree of source generated from a
 checked spec AST; compile_expr compiles and defines the result (ExprCompiler.define).
 """
@@ -613,12 +617,18 @@ _MADE_FROM = 800_000_000  # the names a rewrite makes, far above a compiler's ow
 _PLACEHOLDER_FROM = 900_000_000  # placeholders' numbers, above those
 
 
-def hoist(code: str, define: Callable[[str], None], fresh: Callable[[str], str]) -> str:
+def hoist(code: str, define: Callable[[str], None], fresh: Callable[[str], str],
+          shared: dict[str, str] | None = None) -> str:
     """``code`` (a generated expression) with the loop-invariant parts of its quantifiers computed
     once per evaluation and its costly repeated parts computed once, or ``code`` itself when there
     is nothing worth moving. ``define(source)`` defines a helper in the namespace the code runs in;
     ``fresh(prefix)`` gives a name (``_d``, ``_t`` and a number) not yet used in that namespace.
-    The result and the helpers' sources depend only on ``code`` and the names ``fresh`` gives."""
+    ``shared`` (one per namespace, kept by the caller): the helpers defined so far, by their source
+    with their own name and their local names left out (``_alpha``); a helper that would be the same
+    as one defined before, up to those names, is not defined again: the code calls the one before
+    (so equal parts of two expressions are written alike).
+    The result and the helpers' sources depend only on ``code``, the names ``fresh`` gives and
+    ``shared``."""
     if " for " not in code and not _repeats_a_call(code):
         return code  # nothing _rewrite would look at (the same answer for the template: see there)
     names: dict[str, str] = {}  # generated name -> its placeholder
@@ -641,14 +651,38 @@ def hoist(code: str, define: Callable[[str], None], fresh: Callable[[str], str])
     if not done[1]:  # nothing moved (a rewrite always defines its helper)
         return code
     back = {ph: name for name, ph in names.items()}
-    back.update((made, fresh(made[:2])) for made in done[2])
+    new_names = set(done[2])  # the names the rewrite made: each given a fresh name when first met
 
     def instance(text: str) -> str:
-        return _GENERATED.sub(lambda m: back.get(m[0], m[0]), text)
+        return _GENERATED.sub(lambda m: back[m[0]] if m[0] in back else back.setdefault(m[0], fresh(m[0][:2]))
+                              if m[0] in new_names else m[0], text)
 
     for source in done[1]:
+        helper = _DEF.match(source)
+        if shared is None or helper is None:
+            define(instance(source))
+            continue
+        ph = helper[1]
+        back[ph] = "_d"  # (only its own name: the key reads no number of it)
+        key = _alpha(instance(source))
+        name = shared.get(key)
+        if name is not None:  # the same helper, defined already: called in its place
+            back[ph] = name
+            continue
+        back[ph] = shared[key] = fresh("_d")
         define(instance(source))
     return instance(done[0])
+
+
+_DEF = re.compile(r"def (_d\d+)\(")
+_LOCAL_GENERATED = re.compile(r"\b_[qtp]\d+\b")  # generated names of locals: quantifier variables, temporaries
+
+
+def _alpha(source: str) -> str:
+    """``source`` with its generated local names renamed in order of first appearance (equal for two
+    helpers that differ only in the names of their parameters and variables)."""
+    names: dict[str, str] = {}
+    return _LOCAL_GENERATED.sub(lambda m: names.setdefault(m[0], f"_q{len(names)}"), source)
 
 
 def _repeats_a_call(code: str) -> bool:
@@ -700,3 +734,74 @@ def inline_checks(code: str) -> str:
     if "_within(" in code:
         code = _WITHIN.sub(lambda m: f"({m[1]} if 0 <= {m[1]} < {m[2]} else -1)", code)
     return code
+
+
+def remembered(codes: list[str], is_global: Callable[[str], bool], fresh: Callable[[], str],
+               unset: str) -> list[str]:
+    """Generated conditions evaluated one after the other in one function, against the same values
+    and locals (a decision's guards, engine/menus.py), with each costly part written in more than
+    one place (up to the names of its quantifiers' variables) computed once: where it is written it
+    becomes ``(_w if _w is not UNSET else (_w := part))``, ``_w`` a new local (``fresh()``) that the
+    function sets to ``unset`` (a name of a unique object) before the first condition. The part is so
+    computed where it was first computed, and read where it was computed again: expressions are pure,
+    so the same value, or the same error at the same place. A part is taken when it reads no local
+    other than ``v`` and ``L`` (``is_global`` names the rest), lies in no quantifier or lambda (where an
+    assignment expression is not allowed or would be bound each time), is not what a loop consumes
+    (an argument of ``any``, ``sum`` ...: a generator is used up once), and is written in two places
+    not inside one part taken (a part inside one is computed once with it)."""
+    trees = [ast.parse(code, mode="eval").body for code in codes]
+    keys: dict[int, str] = {}
+    found: list[tuple[str, list[str]]] = []  # (key, the keys of the candidates around it, nearest first)
+
+    def candidate(node: ast.expr) -> bool:
+        if _is_trivial(node) or _cost(node) < CSE_WORTH:
+            return False
+        bound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        return all(n.id in ("v", "L") or n.id in bound or is_global(n.id)
+                   for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+
+    def visit(node: ast.AST, around: list[str], consumed: bool) -> None:
+        if isinstance(node, (*_COMPS, ast.SetComp, ast.DictComp, ast.Lambda)):
+            return
+        if isinstance(node, ast.expr) and not consumed and candidate(node):
+            key = keys[id(node)] = _alpha(unparse(node))
+            found.append((key, around))
+            around = [key, *around]
+        loops = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONSUMERS
+        for child in _children(node):
+            visit(child, around, loops and child in node.args)
+
+    for tree in trees:
+        visit(tree, [], False)
+    taken: set[str] = set()
+    for key in sorted({key for key, _ in found}, key=lambda k: -len(k)):  # (a part around another is longer)
+        places = {next((a for a in around if a in taken), i) for i, (k, around) in enumerate(found) if k == key}
+        if len(places) > 1:
+            taken.add(key)
+    if not taken:
+        return codes
+    names: dict[str, str] = {}
+
+    def rewrite(node: Any) -> Any:
+        if isinstance(node, (*_COMPS, ast.SetComp, ast.DictComp, ast.Lambda)):
+            return node
+        key = keys.get(id(node))
+        for field in type(node)._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, ast.AST):
+                setattr(node, field, rewrite(value))
+            elif isinstance(value, list):
+                setattr(node, field, [rewrite(x) if isinstance(x, ast.AST) else x for x in value])
+        if key not in taken:
+            return node
+        name = names.get(key)
+        if name is None:
+            name = names[key] = fresh()
+        return ast.IfExp(ast.Compare(ast.Name(name, ast.Load()), [ast.IsNot()], [ast.Name(unset, ast.Load())]),
+                         ast.Name(name, ast.Load()), ast.NamedExpr(ast.Name(name, ast.Store()), node))
+
+    return [ast.unparse(rewrite(tree)) for tree in trees]
+
+
+_CONSUMERS = frozenset({"all", "any", "sum", "next", "min", "max", "list", "tuple", "set", "sorted", "iter",
+                        "enumerate", "zip", "map", "filter", "len", "_firsts"})

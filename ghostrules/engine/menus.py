@@ -19,6 +19,8 @@ the option's value and the values ``x`` named (which determine the label), compu
 order; the label is written, and the Action found in or stored in ``by_label``, only when that cache
 misses (at most SHOWN_MAX entries, as ``by_label``). The locals a label that reads no slot reads are
 read once before its option's loop.
+A costly part written in several guards (the same condition, a definition's test with the same
+arguments) is computed once a call, where it is first met, into a local ``_wN`` (hoist.remembered).
 Guards and labels are evaluated in the generic loop's order, except that an option's label is
 computed right after its own guard holds (the generic loop tests all the values' guards of an option
 first): the options are the same, and only which of two faults is reported first could differ.
@@ -32,12 +34,14 @@ from typing import Any, Callable
 
 from .actions import Action
 from .errors import SpecRuntimeError
+from .hoist import remembered
 from .program import MenuI, MenuOptionI, Program
 
 MenuFn = Callable[[list, dict], list[Action]]
 SHOWN_MAX = 4096  # the Actions kept per option whose label reads slots (MenuOptionI.by_label)
 
 _BARE_L = re.compile(r"\bL\b(?!\[')")
+_UNSET = object()  # the value of a guards' shared part not computed yet (hoist.remembered)
 _CONSTANT = re.compile(r"_k\d+")  # a name of compile_expr's constants (ExprCompiler.constant): never rebound
 
 
@@ -54,6 +58,7 @@ class _Writer:
         self.node = node
         self.objects: list[Any] = []  # the function's own constants (caches, rules, the node): _K0, _K1, ...
         self.known: dict[int, str] = {}
+        self.guards: list[tuple[int, str, str]] = []  # (line, indent, code) of each guard's ``if``
 
     def const(self, value: Any) -> str:
         """The name under which the function sees ``value`` (a parameter's default: a fast local)."""
@@ -86,10 +91,23 @@ class _Writer:
         lines: list[str] = []
         for k, opt in enumerate(node.options):
             self.option(k, opt, lines)
+        head = ["    _out = []", "    _seen = {}"]
+        memos: list[str] = []
+        if len(self.guards) > 1:  # a part of several guards computed once (engine/hoist.py)
+            unset = self.const(_UNSET)
+
+            def memo() -> str:
+                memos.append(f"_w{len(memos)}")
+                return memos[-1]
+
+            codes = remembered([code for _, _, code in self.guards], self.exprs.is_global, memo, unset)
+            for (at, ind, _), code in zip(self.guards, codes):
+                lines[at] = f"{ind}if {code}:"
+            if memos:
+                head.append(f"    {' = '.join(memos)} = {unset}")
         body = "\n".join(lines)
         name = self.exprs.fresh("_m")
         tail = ["    if not _out:", f"        raise {self.const(no_options)}({self.const(node)})", "    return _out"]
-        head = ["    _out = []", "    _seen = {}"]
         consts = [f"_K{i}" for i in range(len(self.objects))]
         top = [f"def {name}_make({', '.join(consts)}):",
                f"  def {name}(v, L{''.join(f', {k}={k}' for k in consts)}):"]
@@ -116,7 +134,7 @@ class _Writer:
                 lines += [f"{ind}_g{k}_{i} = L.get({n!r})" for i, n in enumerate(opt.label_locals)]
         if var is None:
             if opt.cond is not None:
-                lines.append(f"{ind}if {self.option_code(opt.cond, None, local, None)}:")
+                self.guard(lines, ind, self.option_code(opt.cond, None, local, None))
                 ind += "    "
         else:
             if opt.members is not None:  # the values for which the guard holds, of the frame's locals
@@ -131,7 +149,7 @@ class _Writer:
             if bound is not None:
                 lines.append(f"{ind}{bound}[{var!r}] = {local}")
             if opt.members is None and opt.cond is not None:
-                lines.append(f"{ind}if {self.option_code(opt.cond, var, local, bound)}:")
+                self.guard(lines, ind, self.option_code(opt.cond, var, local, bound))
                 ind += "    "
         label = self.option_code(opt.label, var, local, bound)
         rule = self.const(opt.rule)
@@ -179,6 +197,11 @@ class _Writer:
                   f"{ind}    if len({by_inputs}) < {SHOWN_MAX}:",
                   f"{ind}        {by_inputs}[_at] = _a"]
         self.listed(ind, action, key, rule, lines)
+
+    def guard(self, lines: list[str], ind: str, code: str) -> None:
+        """The line ``if code:`` (its code rewritten by ``write`` when a part of it is in other guards)."""
+        self.guards.append((len(lines), ind, code))
+        lines.append(f"{ind}if {code}:")
 
     @staticmethod
     def listed(ind: str, action: str, key: str, rule: str, lines: list[str]) -> None:
