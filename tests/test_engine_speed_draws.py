@@ -1,4 +1,4 @@
-"""A draw whose outcomes are the places of a run of slots holding one value (runtime.Scan) is counted
+"""A draw whose outcomes are the places of a run of slots holding one value (compile_expr.Scan) is counted
 by the machine for game.play's own loop, and its outcome found without listing the others: the same
 outcomes, in the same order, and the same games as with the list."""
 
@@ -12,7 +12,8 @@ import ghostrules
 from ghostrules.engine import machine as machine_module
 from ghostrules.engine.game import play
 from ghostrules.engine.program import RandomI
-from ghostrules.engine.runtime import _RUNTIME, nth, scan_of
+from ghostrules.engine.compile_expr import scan_of
+from ghostrules.engine.runtime import _RUNTIME, nth
 
 CONFIGS = [("ghost-stories", {"players": 4, "level": "initiation", "edition": "el"}),
            ("betrayal", {"players": 4})]

@@ -320,7 +320,7 @@ def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_act
     on an error (State._step) and without looking the action up again among the options just
     offered (State._pending: it is one of them); the machine keeps a draw's outcomes for this loop
     alone (State._watched, State._drawn), counted and not listed when they are a run's slots holding
-    one value (runtime.Scan), and a chance outcome is drawn as State._sample draws it, in place; the
+    one value (compile_expr.Scan), and a chance outcome is drawn as State._sample draws it, in place; the
     same calls of rng, in the same order, and the same outcomes, as the general loop."""
     state._watched = False
     undo = state._undo
@@ -349,7 +349,7 @@ def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_act
             u = int(rng.random() * _TWO_53)
             if members is not None:
                 action = node.outcomes.get(members[u * len(members) // _TWO_53]) if members else None
-            else:  # counted, not listed (runtime.Scan): the same outcome, found in the slots scanned
+            else:  # counted, not listed (compile_expr.Scan): the same outcome, found in the slots scanned
                 _, _, _, _, _, scan, hits, run, x = drawn
                 action = node.outcomes.get(scan.places[nth(run, x, hits, u * hits // _TWO_53)]) if hits else None
             if action is None:

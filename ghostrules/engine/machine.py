@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from .actions import RULES, LogEntry, Outcome
+from .compile_expr import scan_of
 from .errors import SpecRuntimeError
 from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, RandomI, RequireI,
                       RetI, RollI, SayI, SetI)
-from .runtime import scan_of
 
 if TYPE_CHECKING:
     from .game import Game
@@ -136,7 +136,7 @@ class Machine:
                         if self._watched or (scan := scan_of(ins.members)) is None:
                             members = ins.members(v, L)
                             only = members[0] if len(members) == 1 else None
-                        else:  # counted, not listed (runtime.Scan), for game.play's loop alone
+                        else:  # counted, not listed (compile_expr.Scan), for game.play's loop alone
                             members = None
                             hits, run, x = scan.run(v, L)
                             only = scan.places[run.index(x)] if hits == 1 else None

@@ -3,18 +3,13 @@
 Each is a small function of plain values (the value list, an index, a domain size); the generated
 functions see them in their globals under these names (``_RUNTIME``), and nothing else of Python.
 
-At the end, what the machine and game.play's loop use to draw from a run of slots without listing the
-outcomes (``Scan``, ``scan_of``, ``nth``): a draw's members function of the form compile_expr gives a slot
-scan is recognised (its source, ``fn.fast``) and counted by a function made from it; any other form is
-listed by the members function, as before.
+At the end, ``nth``: what game.play's loop uses to find a draw's outcome among the slots a counted
+draw scanned (``compile_expr.scan_of``) without listing the outcomes.
 """
 
 from __future__ import annotations
 
-import ast
-import re
-from operator import itemgetter
-from typing import Any, Callable, Sequence
+from typing import Sequence
 
 from .errors import SpecRuntimeError
 
@@ -101,25 +96,6 @@ def _mod(x: int, y: int) -> int:
 _RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_firsts": _firsts, "_match": _match, "_div": _div, "_mod": _mod}
 
 
-# ---- a draw's outcomes counted without listing them (Machine._run, game._play_alone) ----------
-
-class Scan:
-    """A draw whose outcomes are the places of a run of slots that hold one value: its members
-    function (engine/compile_expr.py, ``members`` with a slot scan) is ``_match(v, offset, n, t)``,
-    perhaps filtered by conditions on the place alone (constant tables: decided here, once).
-
-    ``run(v, L)`` gives (the number of outcomes, the values of the candidate slots, t) with no list
-    of outcomes made; the outcome j of the list the members function would give is
-    ``places[nth(values, t, count, j)]``. ``run`` evaluates t as the members function does, so it
-    fails as that would."""
-
-    __slots__ = ("run", "places")
-
-    def __init__(self, run: Callable[[list, dict], tuple[int, Sequence[int], int]], places: Sequence[int]) -> None:
-        self.run = run
-        self.places = places
-
-
 def nth(values: Sequence[int], x: int, hits: int, j: int) -> int:
     """The index in ``values`` of its j-th (from 0) item equal to x (0 <= j < hits == values.count(x))."""
     n = len(values)
@@ -136,78 +112,3 @@ def nth(values: Sequence[int], x: int, hits: int, j: int) -> int:
     for _ in range(j + 1):  # few: found by the sequence's own search
         i = values.index(x, i + 1)
     return i
-
-
-_SCANNED = re.compile(r"_k\d+")  # the names of constants in generated code (CompileExpr._const)
-
-
-def scan_of(fn: Any) -> Scan | None:
-    """The Scan of a draw's members function, or None when it is not one (kept on the function)."""
-    try:
-        return fn.scan  # type: ignore[no-any-return]
-    except AttributeError:
-        pass
-    scan = fn.scan = _scan(fn)
-    return scan
-
-
-def _scan(fn: Any) -> Scan | None:
-    source = getattr(fn, "fast", None)
-    if not isinstance(source, str):
-        return None
-    try:
-        tree = ast.parse(source, mode="eval").body
-    except SyntaxError:
-        return None
-    conds: list[ast.expr] = []
-    if isinstance(tree, ast.ListComp):  # [q for q in _match(...) if ...]
-        if len(tree.generators) != 1:
-            return None
-        gen = tree.generators[0]
-        if not (isinstance(tree.elt, ast.Name) and isinstance(gen.target, ast.Name) and tree.elt.id == gen.target.id
-                and not gen.is_async):
-            return None
-        q = gen.target.id
-        for c in gen.ifs:
-            conds += c.values if isinstance(c, ast.BoolOp) and isinstance(c.op, ast.And) else [c]
-        tree = gen.iter
-    else:
-        q = None
-    if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "_match"
-            and len(tree.args) == 4 and not tree.keywords):
-        return None
-    v_arg, offset, n, target = tree.args
-    if not (isinstance(v_arg, ast.Name) and v_arg.id == "v" and isinstance(offset, ast.Constant)
-            and isinstance(n, ast.Constant) and type(offset.value) is int and type(n.value) is int):
-        return None
-    names = fn.__globals__
-    if any(isinstance(node, ast.Name) and node.id == q for node in ast.walk(target)):
-        return None
-    places = list(range(n.value))
-    for cond in conds:  # each on the place and constants alone, and failing for none: decided here
-        for node in ast.walk(cond):
-            if isinstance(node, (ast.Call, ast.Attribute, ast.NamedExpr, ast.Lambda, ast.comprehension, ast.Await)):
-                return None
-            if isinstance(node, ast.Name) and node.id != q and \
-                    (_SCANNED.fullmatch(node.id) is None or node.id not in names):
-                return None
-        try:
-            test = eval(f"lambda {q}: {ast.unparse(cond)}", names)  # noqa: S307 - generated code, checked above
-            places = [k for k in places if test(k)]
-        except Exception:  # noqa: BLE001 - one that can fail stays in the members function
-            return None
-    off = offset.value
-    t = ast.unparse(target)
-    space: dict[str, Any] = {}
-    if places and places[-1] - places[0] == len(places) - 1:  # one stretch of the run: a slice
-        kept: Sequence[int] = range(places[0], places[-1] + 1)
-        source = f"def _scan(v, L):\n    x = {t}\n    run = v[{off + places[0]}:{off + places[-1] + 1}]\n" \
-                 f"    return run.count(x), run, x\n"
-    elif len(places) >= 2:
-        kept = tuple(places)
-        space["_get"] = itemgetter(*(off + k for k in places))
-        source = f"def _scan(v, L, _get=_get):\n    x = {t}\n    run = _get(v)\n    return run.count(x), run, x\n"
-    else:
-        return None
-    exec(compile(source, "<scan>", "exec"), names, space)  # noqa: S102 - generated from checked code
-    return Scan(space["_scan"], kept)
