@@ -43,6 +43,24 @@ def _firsts(v: list, offset: int, n: int) -> dict[int, int]:
     return dict(zip(run, range(n - 1, -1, -1)))
 
 
+_RUN_SETS: dict[int, tuple[list, frozenset]] = {}  # _members's last set of each run, by its first slot
+
+
+def _members(v: list, a: int, b: int) -> frozenset:
+    """``frozenset(v[a:b])``: the values of a run of slots, for a loop's membership tests (engine/hoist.py).
+    The last set made of a run is kept with a copy of the run's values, and given again while the run
+    holds the same values: comparing them slot by slot costs less than hashing them into a new set.
+    The answer depends only on the values compared, so it is right whatever wrote ``v`` in between
+    (and for any state or game sharing this process)."""
+    run = v[a:b]
+    got = _RUN_SETS.get(a)
+    if got is not None and got[0] == run:
+        return got[1]
+    table = frozenset(run)
+    _RUN_SETS[a] = (run, table)
+    return table
+
+
 def _match(v: list, offset: int, n: int, x: int) -> list[int]:
     """Every k with v[offset + k] == x, in order."""
     run = v[offset:offset + n]
@@ -93,7 +111,7 @@ def _mod(x: int, y: int) -> int:
     return x % y if y else 0
 
 
-_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_firsts": _firsts, "_match": _match, "_div": _div, "_mod": _mod}
+_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_firsts": _firsts, "_members": _members, "_match": _match, "_div": _div, "_mod": _mod}
 
 
 def nth(values: Sequence[int], x: int, hits: int, j: int) -> int:
