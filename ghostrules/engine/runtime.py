@@ -2,6 +2,9 @@
 
 Each is a small function of plain values (the value list, an index, a domain size); the generated
 functions see them in their globals under these names (``_RUNTIME``), and nothing else of Python.
+One keeps something between calls: ``_members`` (a loop's set of a run's values, engine/hoist.py)
+keeps the last set made of each run with a copy of its values, and gives it again only while the
+run holds the same values, so its answer is always that of a new set.
 
 At the end, ``nth``: what game.play's loop uses to find a draw's outcome among the slots a counted
 draw scanned (``compile_expr.scan_of``) without listing the outcomes.
