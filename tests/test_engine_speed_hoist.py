@@ -18,7 +18,7 @@ from ghostrules import Game, SpecRuntimeError, load_spec
 from ghostrules.engine import compile_expr
 from ghostrules.engine.compile_expr import ExprCompiler
 from ghostrules.engine.hoist import read_once
-from ghostrules.engine.runtime import _first, _firsts, _match
+from ghostrules.engine.runtime import _first, _firsts, _match, _members
 from ghostrules.spec import expr as E
 from ghostrules.spec.model import Where
 
@@ -179,11 +179,25 @@ def test_a_false_invariant_lead_gives_an_empty_generator_or_runs_the_original() 
 def test_membership_in_a_run_and_first_places_become_tables() -> None:
     code = "[_q1 for _q1 in range(40) if not _q1 in v[0:40] and _first(v, 40, 40, _q1) != -1]"
     fast, plain, helpers = _compile(code)
-    assert "set(v[0:40])" in helpers[0] and "_firsts(v, 40, 40)" in helpers[0]
+    assert "_members(v, 0, 40)" in helpers[0] and "_firsts(v, 40, 40)" in helpers[0]
     rng = random.Random(3)
     for _ in range(200):
         v = [rng.randint(-1, 45) for _ in range(80)]
         assert fast(v, {}) == plain(v, {})
+
+
+def test_a_runs_set_is_kept_while_its_values_are_unchanged() -> None:
+    rng = random.Random(5)
+    v = [rng.randint(-1, 45) for _ in range(80)]
+    first = _members(v, 10, 50)
+    assert first == set(v[10:50]) and _members(v, 10, 50) is first  # the same values: the same set
+    for _ in range(300):
+        if rng.random() < 0.5:
+            v[rng.randrange(80)] = rng.randint(-1, 45)
+        a = rng.choice([10, 10, 20])
+        b = rng.choice([50, 50, 60])
+        assert _members(v, a, b) == set(v[a:b])
+    assert _members([1, True, 2], 0, 3) == {1, 2}
 
 
 def test_common_part_computed_once() -> None:

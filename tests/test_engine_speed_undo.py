@@ -150,7 +150,7 @@ def test_draw_outcomes_are_reused_only_while_valid() -> None:
 def test_short_loops_scan_long_loops_use_tables(n: int) -> None:
     code = f"[_q1 for _q1 in range({n}) if not _q1 in v[0:40] and _first(v, 40, 40, L['a'] + _q1) != -1 and v[L['b']] > 0]"
     fast, plain, helpers = compile_hoisted(code)
-    tables = bool(helpers) and "set(v[0:40])" in helpers[0] and "_firsts(v, 40, 40)" in helpers[0]
+    tables = bool(helpers) and "_members(v, 0, 40)" in helpers[0] and "_firsts(v, 40, 40)" in helpers[0]
     assert tables == (n >= LOOKUPS_FROM)
     rng = random.Random(n)
     for _ in range(200):

@@ -23,9 +23,11 @@ Because expressions are pure, the discarded attempt leaves no trace. So the gene
 
 and the quantifier's place in the expression becomes the call ``_dN(v, L, ...)``. Two invariant
 parts are moved in a changed form: a run of slots tested for membership (``x in v[a:b]``: does
-some slot of the run hold ``x``) becomes a set, and the first place of a value in a long run
-(``_first(v, a, n, x)``: which slot of the run holds ``x``) is looked up in a table of first places (``_firsts``),
-both built once per evaluation and giving the same answers as the scans.
+some slot of the run hold ``x``) becomes a set (``_members(v, a, b)``, engine/runtime.py: the set of
+the run's values, the last one made of that run given again while the run holds the same values), and
+the first place of a value in a long run (``_first(v, a, n, x)``: which slot of the run holds ``x``) is
+looked up in a table of first places (``_firsts``), both got once per evaluation and giving the same
+answers as the scans.
 
 The same speculative helper computes *common subexpressions* once: a costly part written more than
 once in an expression, outside any loop, and always computed by it (not only in a branch, so that
@@ -62,7 +64,7 @@ _NONE: frozenset[str] = frozenset()
 
 _Facts = tuple  # (key, loaded, bound, node, cost, size, kept): see _Shape
 _COST_ONE = frozenset({ast.Subscript, ast.BinOp, ast.Compare, ast.IfExp, ast.BoolOp, ast.UnaryOp})
-_TABLE_CALLS = frozenset({"set", "_firsts"})
+_TABLE_CALLS = frozenset({"set", "_members", "_firsts"})
 _IS_LOCAL: dict[str, bool] = {}  # name -> does _LOCAL match it
 
 
@@ -266,7 +268,7 @@ def _cost(node: ast.AST) -> int:
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
             total += 0 if isinstance(n.func, ast.Name) and n.func.id in _CHEAP_CALLS else 10
-            if isinstance(n.func, ast.Name) and n.func.id in ("set", "_firsts"):
+            if isinstance(n.func, ast.Name) and n.func.id in _TABLE_CALLS:
                 total += 20  # a set in place of a scan: each test saves a pass over the run
         elif isinstance(n, _COMPS):
             total += 20
@@ -331,7 +333,9 @@ class _Hoister:
             if tables and run is not None and not (shape.free(run) & bound):
                 # ``x in v[a:b]`` in a loop: the run's values are put in a set once, and each test
                 # looks the value up there (the same answer: the slots hold ints)
-                shape.set(node, "comparators", [visit(ast.Call(ast.Name("set", ast.Load()), [run], []))])
+                bounds = [run.slice.lower, run.slice.upper]  # type: ignore[attr-defined]  # constants (_scanned_run)
+                table = ast.Call(ast.Name("_members", ast.Load()), [ast.Name("v", ast.Load()), *bounds], [])
+                shape.set(node, "comparators", [visit(table)])
                 shape.set(node, "left", visit(node.left))
                 return node
             if tables and _is_long_first(node) and shape.free(node.args[3]) & bound:

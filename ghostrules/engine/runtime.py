@@ -2,6 +2,9 @@
 
 Each is a small function of plain values (the value list, an index, a domain size); the generated
 functions see them in their globals under these names (``_RUNTIME``), and nothing else of Python.
+One keeps something between calls: ``_members`` (a loop's set of a run's values, engine/hoist.py)
+keeps the last set made of each run with a copy of its values, and gives it again only while the
+run holds the same values, so its answer is always that of a new set.
 
 At the end, ``nth``: what game.play's loop uses to find a draw's outcome among the slots a counted
 draw scanned (``compile_expr.scan_of``) without listing the outcomes.
@@ -41,6 +44,24 @@ def _firsts(v: list, offset: int, n: int) -> dict[int, int]:
     run = v[offset:offset + n]
     run.reverse()  # the first place of a value is written last, so it is the one kept
     return dict(zip(run, range(n - 1, -1, -1)))
+
+
+_RUN_SETS: dict[int, tuple[list, frozenset]] = {}  # _members's last set of each run, by its first slot
+
+
+def _members(v: list, a: int, b: int) -> frozenset:
+    """``frozenset(v[a:b])``: the values of a run of slots, for a loop's membership tests (engine/hoist.py).
+    The last set made of a run is kept with a copy of the run's values, and given again while the run
+    holds the same values: comparing them slot by slot costs less than hashing them into a new set.
+    The answer depends only on the values compared, so it is right whatever wrote ``v`` in between
+    (and for any state or game sharing this process)."""
+    run = v[a:b]
+    got = _RUN_SETS.get(a)
+    if got is not None and got[0] == run:
+        return got[1]
+    table = frozenset(run)
+    _RUN_SETS[a] = (run, table)
+    return table
 
 
 def _match(v: list, offset: int, n: int, x: int) -> list[int]:
@@ -93,7 +114,7 @@ def _mod(x: int, y: int) -> int:
     return x % y if y else 0
 
 
-_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_firsts": _firsts, "_match": _match, "_div": _div, "_mod": _mod}
+_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_firsts": _firsts, "_members": _members, "_match": _match, "_div": _div, "_mod": _mod}
 
 
 def nth(values: Sequence[int], x: int, hits: int, j: int) -> int:
