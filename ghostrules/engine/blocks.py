@@ -31,7 +31,7 @@ value list while a block runs, so a kept answer is the one a new scan would give
 Locals are read from the frame's dict ``L`` (``L['m']``) unless a Python variable holds them. A
 procedure's fixed parameters (never written in it) are read into ``_p0``, ``_p1``, ... at the block's
 start, and so is another local bound on every way from the procedure's start to the block's
-(``liveness.bound_locals``), into ``_h0``, ``_h1``, ...; a local the block writes is held from that write on
+(``Program.bound_locals``), into ``_h0``, ``_h1``, ...; a local the block writes is held from that write on
 (``L['m'] = _h0 = ...``: every write still goes to ``L``, which callees' arguments, the interpreter
 and the functions compiled apart read) wherever every path there comes from such a write (at a
 loop's head: before the loop and at every return to the head; the body is written again until that
@@ -57,7 +57,6 @@ from collections import Counter
 from typing import Any, Callable
 
 from .actions import RULES
-from .liveness import bound_locals
 from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, Procedure, Program,
                       RandomI, RequireI, RetI, RollI, SayI, SetI)
 
@@ -113,6 +112,7 @@ class _Writer:
     def __init__(self, program: Program, direct: list[bool]) -> None:
         self.exprs = program.exprs
         self.procs = program.procs
+        self.bound_locals = program.bound_locals
         self.direct = direct  # per procedure: may a block call its entry function directly?
         layout = program.layout
         self.family = {name: (slot.offset, slot.offset + slot.count) for name, slot in layout.slots.items()}
@@ -206,7 +206,7 @@ class _Writer:
                 todo += [opt.target for opt in ins.options]
         self.resumes = set(todo) - {0}  # where the machine resumes after a pause or a call
         self.fixed = _fixed_params(proc) if self.exprs.optimise else {}
-        self.bound = bound_locals(proc) if self.holding else None
+        self.bound = self.bound_locals[proc.index] if self.holding else None
         names: dict[int, str] = {}
         sources = []
         while todo:

@@ -7,8 +7,9 @@ loop that has exited). Searches use this to recognise one position reached in se
 (``query/search.py``, ``frames_live_key``); nothing in the run of a game depends on it.
 
 Its forward counterpart, ``bound_locals``, says which locals are *bound* at an instruction (on every
-way from the procedure's start there): the compiled blocks read those once at a block's start
-(engine/blocks.py), and ``Game.state_from_json`` refuses a frame that lacks one.
+way from the procedure's start there; ``Program.bound_locals`` keeps them): the compiled blocks read
+those once at a block's start (engine/blocks.py), and ``Game.state_from_json`` refuses a frame that
+lacks one.
 
 The reads of an instruction come from its compiled functions (``compile_expr.reads``). A function
 whose reads are unknown makes every local of its procedure live everywhere (the safe answer).

@@ -194,9 +194,12 @@ class Program:
             self._dispatcher(event)
         for proc in self.procs:
             _thread_jumps(proc.code)
-        from .liveness import frame_keys  # it reads the instruction classes of this module
+        from .liveness import bound_locals, frame_keys  # they read the instruction classes of this module
         # per procedure: what identifies a frame at each instruction, for searches (None: all its locals)
         self.frame_keys = [frame_keys(proc) for proc in self.procs]
+        # per procedure, per instruction: the locals bound there on every way from its start (None: not
+        # known); the blocks read them once at a block's start, and state_from_json requires them
+        self.bound_locals = [bound_locals(proc) for proc in self.procs]
         for proc in self.procs:
             for ins in proc.code:
                 if type(ins) is MenuI:
