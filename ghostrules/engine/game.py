@@ -17,7 +17,6 @@ from ..spec.words import listed
 from .actions import Action, LogEntry, Outcome
 from .errors import ActionLimitError, IllegalActionError
 from .layout import Layout
-from .liveness import bound_locals
 from .menus import MenuFn, compile_menu
 from .program import MenuI, Procedure, Program, RandomI, RollI
 from .runtime import nth
@@ -38,7 +37,6 @@ class Game:
         self.menus: dict[MenuI, MenuFn] = {ins: compile_menu(self.program, ins) for proc in self.program.procs
                                            for ins in proc.code if type(ins) is MenuI}
         self.program.exprs.codes.save()  # the code objects compiled, for the next load (engine/codecache.py)
-        self._bound: dict[int, list[frozenset[str]]] = {}  # a procedure's bound locals, as JSON states need them
         # found again by an unpickled state of this configuration (see __reduce__): in this process,
         # this very Game; in another, the first Game of its configuration compiled there
         self._serial = (os.getpid(), next(_serials))
@@ -160,7 +158,7 @@ class Game:
     def _frame_locals(self, proc: Procedure, pc: int, raw: Any) -> dict[str, Any]:
         """The locals of a JSON state's frame of ``proc`` at ``pc``: an object of integers (or
         booleans, as the machine keeps them) holding at least the locals bound there on every way
-        from the procedure's start (``liveness.bound_locals``: its parameters, and what a ``let``,
+        from the procedure's start (``Program.bound_locals``: its parameters, and what a ``let``,
         a loop, an option or a draw before ``pc`` binds); a missing one raises ValueError naming
         it, rather than a KeyError when the game goes on."""
         if not isinstance(raw, dict):
@@ -168,10 +166,8 @@ class Game:
         for name, x in raw.items():
             if type(x) not in (int, bool):
                 raise ValueError(f"{proc.name}: local {name} = {x!r} is not an integer")
-        bound = self._bound.get(proc.index)
-        if bound is None:
-            bound = self._bound[proc.index] = bound_locals(proc) or []
-        missing = sorted(bound[pc] - raw.keys()) if bound else []
+        bound = self.program.bound_locals[proc.index]
+        missing = sorted(bound[pc] - raw.keys()) if bound is not None else []
         if missing:
             raise ValueError(f"{proc.name} at instruction {pc} has no local {listed(missing, 10)}: it is bound "
                              f"there on every way from the procedure's start")
@@ -300,7 +296,7 @@ def play(game: Game, seed: int = 0, policy: Policy = random_policy, tracing: boo
             members = state._drawn[4] if t is RandomI and on_step is None else None
             action = state._sample(int(rng.random() * _TWO_53), _TWO_53, node, members)
         elif uniform and node is not None:  # random_policy: one of legal_actions(), uniformly
-            options = game.menus[node](state.values, state.stack[-1][2])  # (State._menu_options)
+            options = state._menu_options(node)
             state._offered = (len(state._history), options)
             action = rng.choice(options)
         else:
@@ -335,12 +331,6 @@ def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_act
         frame = state.stack[-1] if node is not None else None
         if t is MenuI:  # random_policy: one of legal_actions(), uniformly
             action = rng.choice(menus[node](state.values, frame[2]))  # (State._menu_options)
-            if direct:  # (State._take_option)
-                opt_index, value = action.key
-                opt = node.options[opt_index]
-                if opt.var is not None:
-                    frame[2][opt.var] = value
-                frame[1] = opt.target
         elif t is RandomI:  # State._sample's first way: the outcome's Action made before
             # the machine has just kept the draw's outcomes (State._drawn), and nothing has changed
             # the position since; nothing here reads the actions offered (State._offered)
@@ -354,18 +344,17 @@ def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_act
                 action = node.outcomes.get(scan.places[nth(run, x, hits, u * hits // _TWO_53)]) if hits else None
             if action is None:
                 action = state._sample(u, _TWO_53, node, members)
-            if direct:
-                frame[2][node.var] = action.key[0]
-                frame[1] += 1
         elif t is RollI:  # State._sample on a roll
             action = node.outcome[_at_point(node.keys, node.weights, node.total, int(rng.random() * _TWO_53),
                                             _TWO_53)]
-            if direct:
-                frame[2][node.var] = action.key[0]
-                frame[1] += 1
         else:
             action = random_policy(state, rng)  # (raises: no node to act at)
-        if direct:
+        if direct:  # State._advance, untraced
+            if t is MenuI:
+                state._take_option(node, frame, action, forced=False)
+            else:
+                frame[2][node.var] = action.key[0]
+                frame[1] += 1
             history.append(action)
             node = state._run()
         else:
