@@ -175,11 +175,7 @@ class _Writer:
                       f"{ind}    _out.append({action}('choose', {key}, f'{{_l}} #{{_seen[_l]}}', {rule}))",
                       f"{ind}else:",
                       f"{ind}    _seen[_l] = 1",
-                      f"{ind}    _a = {shown}.get(({value}, _l))",
-                      f"{ind}    if _a is None:",
-                      f"{ind}        _a = {action}('choose', {key}, _l, {rule})",
-                      f"{ind}        if len({shown}) < {SHOWN_MAX}:",
-                      f"{ind}            {shown}[({value}, _l)] = _a",
+                      *by_label(ind + "    ", shown, value, action, key, rule),
                       f"{ind}    _out.append(_a)"]
             return
         # a label made of display names and constants: the Action kept by value and the values named
@@ -189,11 +185,7 @@ class _Writer:
                   f"{ind}_a = {by_inputs}.get(_at)",
                   f"{ind}if _a is None:",
                   f"{ind}    _l = {label}",
-                  f"{ind}    _a = {shown}.get(({value}, _l))",
-                  f"{ind}    if _a is None:",
-                  f"{ind}        _a = {action}('choose', {key}, _l, {rule})",
-                  f"{ind}        if len({shown}) < {SHOWN_MAX}:",
-                  f"{ind}            {shown}[({value}, _l)] = _a",
+                  *by_label(ind + "    ", shown, value, action, key, rule),
                   f"{ind}    if len({by_inputs}) < {SHOWN_MAX}:",
                   f"{ind}        {by_inputs}[_at] = _a"]
         self.listed(ind, action, key, rule, lines)
@@ -213,6 +205,16 @@ class _Writer:
                   f"{ind}else:",
                   f"{ind}    _seen[_l] = 1",
                   f"{ind}    _out.append(_a)"]
+
+
+def by_label(ind: str, shown: str, value: str, action: str, key: str, rule: str) -> list[str]:
+    """Lines setting ``_a`` to the Action of the option's value and label ``_l``: the one kept in
+    ``by_label`` (``shown``), else a new one, kept there while it holds fewer than SHOWN_MAX."""
+    return [f"{ind}_a = {shown}.get(({value}, _l))",
+            f"{ind}if _a is None:",
+            f"{ind}    _a = {action}('choose', {key}, _l, {rule})",
+            f"{ind}    if len({shown}) < {SHOWN_MAX}:",
+            f"{ind}        {shown}[({value}, _l)] = _a"]
 
 
 def label_inputs(label: str) -> list[str] | None:
