@@ -25,12 +25,11 @@ match the declared domains. A domain index that may be ``none`` is checked at ru
 
 from __future__ import annotations
 
+import ast
 import builtins
 import itertools
-import ast
 import operator
 import re
-from operator import itemgetter
 from typing import Any, Callable, Sequence
 
 from ..spec import expr as E
@@ -691,7 +690,8 @@ class Scan:
         self.places = places
 
 
-_SCANNED = re.compile(r"_k\d+")  # the names of constants in generated code (CompileExpr._const)
+# the names of constants in generated code (ExprCompiler._const): bound once, never rebound
+CONSTANT_NAME = re.compile(r"_k\d+")
 
 
 def scan_of(fn: Any) -> Scan | None:
@@ -742,7 +742,7 @@ def _scan(fn: Any) -> Scan | None:
             if isinstance(node, (ast.Call, ast.Attribute, ast.NamedExpr, ast.Lambda, ast.comprehension, ast.Await)):
                 return None
             if isinstance(node, ast.Name) and node.id != q and \
-                    (_SCANNED.fullmatch(node.id) is None or node.id not in names):
+                    (CONSTANT_NAME.fullmatch(node.id) is None or node.id not in names):
                 return None
         try:
             test = eval(f"lambda {q}: {ast.unparse(cond)}", names)  # noqa: S307 - generated code, checked above
@@ -758,7 +758,7 @@ def _scan(fn: Any) -> Scan | None:
                  f"    return run.count(x), run, x\n"
     elif len(places) >= 2:
         kept = tuple(places)
-        space["_get"] = itemgetter(*(off + k for k in places))
+        space["_get"] = operator.itemgetter(*(off + k for k in places))
         source = f"def _scan(v, L, _get=_get):\n    x = {t}\n    run = _get(v)\n    return run.count(x), run, x\n"
     else:
         return None

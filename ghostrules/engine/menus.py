@@ -33,6 +33,7 @@ import re
 from typing import Any, Callable
 
 from .actions import Action
+from .compile_expr import CONSTANT_NAME
 from .errors import SpecRuntimeError
 from .hoist import remembered
 from .program import MenuI, MenuOptionI, Program
@@ -42,7 +43,6 @@ SHOWN_MAX = 4096  # the Actions kept per option whose label reads slots (MenuOpt
 
 _BARE_L = re.compile(r"\bL\b(?!\[')")
 _UNSET = object()  # the value of a guards' shared part not computed yet (hoist.remembered)
-_CONSTANT = re.compile(r"_k\d+")  # a name of compile_expr's constants (ExprCompiler.constant): never rebound
 
 
 def no_options(node: MenuI) -> SpecRuntimeError:
@@ -231,11 +231,11 @@ def label_inputs(label: str) -> list[str] | None:
         parts = tree.args[0].elts
     inputs: list[str] = []
     for part in parts:
-        if type(part) is ast.Name and _CONSTANT.fullmatch(part.id):
+        if type(part) is ast.Name and CONSTANT_NAME.fullmatch(part.id):
             continue
         if (type(part) is ast.Call and type(part.func) is ast.Name and part.func.id == "_label"
                 and len(part.args) == 2 and not part.keywords and type(part.args[0]) is ast.Name
-                and _CONSTANT.fullmatch(part.args[0].id)):
+                and CONSTANT_NAME.fullmatch(part.args[0].id)):
             part = part.args[1]
         elif len(parts) == 1:
             return None
