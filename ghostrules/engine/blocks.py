@@ -57,6 +57,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from .actions import RULES
+from .compile_expr import literal_value
 from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, Procedure, Program,
                       RandomI, RequireI, RetI, RollI, SayI, SetI)
 
@@ -77,14 +78,8 @@ _IN_RUN = re.compile(r" in v\[(\d+):(\d+)\]")
 def _literal(code: str, type_: str) -> int | None:
     """The value a constant's source stands for, converted as a set converts it (a bool to 0 or 1),
     or None when the source computes something."""
-    text = code
-    while text.startswith("(") and text.endswith(")") and text[1:-1].count("(") == text[1:-1].count(")"):
-        text = text[1:-1]
-    if text in ("True", "False"):
-        value = int(text == "True")
-    elif text.lstrip("-").isdigit():
-        value = int(text)
-    else:
+    value = literal_value(code)
+    if value is None:
         return None
     return (1 if value else 0) if type_ == "bool" else value
 

@@ -658,13 +658,23 @@ def _compare(a: str, op: str, b: str) -> str:
     """The code of ``a op b``; ``True`` or ``False`` when both are literals (constants, settings,
     symbols: Python's own answer, as the comparison would give it)."""
     if _LITERAL.fullmatch(a) and _LITERAL.fullmatch(b):
-        return "True" if _COMPARE[op](_literal(a), _literal(b)) else "False"
+        x, y = literal_value(a), literal_value(b)
+        assert x is not None and y is not None
+        return "True" if _COMPARE[op](x, y) else "False"
     return f"({a} {op} {b})"
 
 
-def _literal(code: str) -> int:
-    """The value of a literal's code (``3``, ``(-1)``, ``True``)."""
-    return _BOOLS[code] if code in _BOOLS else int(code.strip("()"))
+def literal_value(code: str) -> int | None:
+    """The whole number a constant's source stands for (``3``, ``(-1)``; ``True`` 1 and ``False`` 0, as
+    Python compares them), or None when the source computes something."""
+    text = code
+    while text.startswith("(") and text.endswith(")") and text[1:-1].count("(") == text[1:-1].count(")"):
+        text = text[1:-1]
+    if text in _BOOLS:
+        return _BOOLS[text]
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return None
 
 
 class _TypeErr(Exception):
