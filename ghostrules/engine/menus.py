@@ -170,13 +170,7 @@ class _Writer:
         inputs = label_inputs(label)
         if inputs is None:  # a label that reads slots: the Action kept by value and label
             lines += [f"{ind}_l = {label}",
-                      f"{ind}if _l in _seen:",
-                      f"{ind}    _seen[_l] += 1",
-                      f"{ind}    _out.append({action}('choose', {key}, f'{{_l}} #{{_seen[_l]}}', {rule}))",
-                      f"{ind}else:",
-                      f"{ind}    _seen[_l] = 1",
-                      *by_label(ind + "    ", shown, value, action, key, rule),
-                      f"{ind}    _out.append(_a)"]
+                      *numbered(ind, action, key, rule, by_label(ind + "    ", shown, value, action, key, rule))]
             return
         # a label made of display names and constants: the Action kept by value and the values named
         # (the label, and so the Action kept by value and label, is theirs)
@@ -198,13 +192,20 @@ class _Writer:
     @staticmethod
     def listed(ind: str, action: str, key: str, rule: str, lines: list[str]) -> None:
         """Lines appending the Action ``_a`` to the list, numbered if its label is listed already."""
-        lines += [f"{ind}_l = _a.label",
-                  f"{ind}if _l in _seen:",
-                  f"{ind}    _seen[_l] += 1",
-                  f"{ind}    _out.append({action}('choose', {key}, f'{{_l}} #{{_seen[_l]}}', {rule}))",
-                  f"{ind}else:",
-                  f"{ind}    _seen[_l] = 1",
-                  f"{ind}    _out.append(_a)"]
+        lines += [f"{ind}_l = _a.label", *numbered(ind, action, key, rule, [])]
+
+
+def numbered(ind: str, action: str, key: str, rule: str, first: list[str]) -> list[str]:
+    """Lines appending to the list the option's Action of label ``_l``: a new one numbered
+    (``"label #2"``) when the label is listed already, else ``_a``, which the lines ``first`` (indented
+    under the ``else``) set when it is not set before."""
+    return [f"{ind}if _l in _seen:",
+            f"{ind}    _seen[_l] += 1",
+            f"{ind}    _out.append({action}('choose', {key}, f'{{_l}} #{{_seen[_l]}}', {rule}))",
+            f"{ind}else:",
+            f"{ind}    _seen[_l] = 1",
+            *first,
+            f"{ind}    _out.append(_a)"]
 
 
 def by_label(ind: str, shown: str, value: str, action: str, key: str, rule: str) -> list[str]:
