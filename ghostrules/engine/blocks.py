@@ -9,8 +9,11 @@ source written in place (it comes from ``compile_expr``), jumps as ``if``/``else
 as ``while`` loops (the jumps of the instruction list follow the nesting of the spec's statements, so
 it is recovered from them), and calls as direct Python calls of the callee's entry function, the
 callee's frame pushed on the state's stack as the interpreter pushes it. Decisions, chance nodes,
-ends, calls of recursive procedures and any jump the nesting does not explain go back to the
-interpreter.
+ends and any jump the nesting does not explain go back to the interpreter. A call of a recursive
+procedure is direct too while the stack is shallow (at most ``CALL_DEPTH`` frames with the callee's);
+deeper, the block pushes the callee's frame and hands it to the interpreter (``RELOAD``), as the
+interpreter's own call would: Python's recursion stays bounded, and an endless recursion still meets
+the machine's step limit.
 
 What a block function returns:
 
@@ -66,6 +69,7 @@ RELOAD = -1
 RETURNED = -2
 SIMPLE = (SetI, LetI, MoveI, SayI, RequireI, ForInitI)   # go on with the next instruction
 ENDS = (JumpI, JumpIfNotI, ForNextI)                     # end a straight run: the next instruction is computed
+CALL_DEPTH = 40  # a block calls a recursive procedure directly while the stack holds at most this many frames
 MEMO_FROM = 32   # runs of slots at least this long are scanned through a memo (shorter ones are cheap to scan)
 MEMO_SITES = 2   # ... in a block whose source scans the same run in at least this many places
 HOLD_LOCALS = True  # hold locals in variables and leave out range checks passed before (off: to test them)
@@ -85,8 +89,8 @@ def _literal(code: str, type_: str) -> int | None:
 
 
 def _recursive(program: Program) -> set[int]:
-    """The procedures that can call themselves (directly or not): the interpreter calls those,
-    so that an endless recursion meets its step limit."""
+    """The procedures that can call themselves (directly or not): every call on a cycle of calls is
+    a call of one, and a block calls those directly only while the stack is shallow (``CALL_DEPTH``)."""
     calls = [{ins.proc for ins in proc.code if type(ins) is CallI} for proc in program.procs]
     out = set()
     for start in range(len(calls)):
@@ -104,11 +108,12 @@ def _recursive(program: Program) -> set[int]:
 
 
 class _Writer:
-    def __init__(self, program: Program, direct: list[bool]) -> None:
+    def __init__(self, program: Program, direct: list[bool], recursive: set[int]) -> None:
         self.exprs = program.exprs
         self.procs = program.procs
         self.bound_locals = program.bound_locals
         self.direct = direct  # per procedure: may a block call its entry function directly?
+        self.recursive = recursive  # ... the procedures it calls directly only while the stack is shallow
         layout = program.layout
         self.family = {name: (slot.offset, slot.offset + slot.count) for name, slot in layout.slots.items()}
         self.pool_ranges: dict[str, list[tuple[int, int]]] = {}  # a pool's cells, as ranges of flat positions
@@ -402,7 +407,7 @@ class _Writer:
                 out.append(f"{ind}return -2")
                 self.known = None
                 cur = None
-            else:  # a decision, a chance node, an end, a call of a recursive procedure: the interpreter's
+            else:  # a decision, a chance node, an end, a call of a procedure that starts so: the interpreter's
                 out.append(f"{ind}return {cur}")
                 self.known = None
                 cur = None
@@ -543,8 +548,10 @@ class _Writer:
         lines += [f"{ind}_i = {pc}",
                   f"{ind}_c = [{ins.proc}, 0, {self.code(ins.make)}]",
                   f"{ind}F[1] = {pc + 1}",
-                  f"{ind}_S.stack.append(_c)",
-                  f"{ind}_r = _b{ins.proc}_0(_S, v, _c, tracing)",
+                  f"{ind}_S.stack.append(_c)"]
+        if ins.proc in self.recursive:  # deep in a recursion: the interpreter runs the callee (module docstring)
+            lines.append(f"{ind}if len(_S.stack) > {CALL_DEPTH}: return -1")
+        lines += [f"{ind}_r = _b{ins.proc}_0(_S, v, _c, tracing)",
                   f"{ind}if _r != -2:",
                   f"{ind}    if _r >= 0: _c[1] = _r",
                   f"{ind}    return -1",
@@ -826,12 +833,12 @@ def compile_blocks(program: Program) -> list[list[Block | None]]:
     """For every procedure, for every instruction: the block starting there, or None."""
     recursive = _recursive(program)
     direct = [False] * len(program.procs)
-    writer = _Writer(program, direct)
+    writer = _Writer(program, direct, recursive)
     changed = True
     while changed:  # a callee is called directly when its start is a block
         changed = False
         for proc in program.procs:
-            if not direct[proc.index] and proc.index not in recursive and writer.startable(proc.index, 0):
+            if not direct[proc.index] and writer.startable(proc.index, 0):
                 direct[proc.index] = changed = True
     out: list[list[Block | None]] = []
     sources = []
