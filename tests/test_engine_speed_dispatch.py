@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -84,3 +85,104 @@ def test_an_endless_recursion_meets_the_step_limit(tmp_path: Path, monkeypatch: 
         with pytest.raises(SpecRuntimeError, match="endless loop") as info:
             game.new_initial_state(tracing=tracing)
         assert info.value.rule_id == "T-SPIN"
+
+
+# ---- a move compiled into the blocks --------------------------------------------------------------
+
+_TOY_MOVE = 'move: {n: "1 if f == one else 2", from: supply, to: "stock[active]", upto: true}'
+
+
+def _toy_with_move(tmp_path: Path, move: str, stock_hi: int = 10) -> Game:
+    """The toy game whose option "take {f}" makes ``move`` instead of its own, with a pool of gems
+    kept per player (two in each player's supply) and each stock holding at most ``stock_hi``."""
+    root = tmp_path / "specs"
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(FIXTURES / "toy", root / "toy")
+    core = root / "toy" / "rules" / "core.yaml"
+    text = core.read_text(encoding="utf-8")
+    assert text.count(_TOY_MOVE) == 1
+    core.write_text(text.replace(_TOY_MOVE, move), encoding="utf-8")
+    game_yaml = root / "toy" / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    for old, new in [("  stock: {index: [player], range: [0, 10]}\n",
+                      f"  stock: {{index: [player], range: [0, {stock_hi}]}}\n"
+                      "  gem_supply: {index: [player], range: [0, 2], init: 2}\n"
+                      "  gems: {index: [player], range: [0, 2]}\n"),
+                     ("  stones: {cells: [supply, stock], total: 10}\n",
+                      "  stones: {cells: [supply, stock], total: 10}\n"
+                      "  gems: {cells: [gem_supply, gems], per: player, total: 2}\n")]:
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    game_yaml.write_text(text, encoding="utf-8")
+    return Game(load_spec("toy", root=root))
+
+
+def _take(game: Game, interpreted: bool, tracing: bool, monkeypatch: pytest.MonkeyPatch) -> tuple:
+    """Roll a one and take it, in the compiled game or (``interpreted``) with its blocks removed:
+    the error raised (message, rule, where; None when none), whether the state was left as it was
+    then, and the log and values after."""
+    with monkeypatch.context() as patch:
+        if interpreted:
+            patch.setattr(game.program, "blocks", [[None] * len(p.code) for p in game.program.procs])
+        state = game.new_initial_state(tracing=tracing)
+        state.apply_action("d3: one")
+        before = (state.to_json(), state.clone())
+        error = None
+        try:
+            state.apply_action("take one")
+        except SpecRuntimeError as exc:
+            error = (str(exc), exc.rule_id, exc.where)
+            assert state.to_json() == before[0] and state == before[1]
+        return error, [str(e) for e in state.log()], state.values[:]
+
+
+@pytest.mark.parametrize("move,stock_hi,message", [
+    ('move: {n: "stock[active] - 1", from: supply, to: "stock[active]"}', 10, r"a negative amount \(-1\)"),
+    ('move: {n: -1, from: supply, to: "stock[active]", upto: true}', 10, r"a negative amount \(-1\)"),
+    ('move: {n: -2, from: supply, to: "stock[active]"}', 10, r"a negative amount \(-2\)"),
+    ('move: {n: 11, from: supply, to: "stock[active]"}', 10, r"cannot move 11 from supply: it holds 10"),
+    ('move: {n: "stock[active] + 11", from: supply, to: "stock[active]"}', 10,
+     r"cannot move 11 from supply: it holds 10"),
+    ('move: {n: 2, from: supply, to: "stock[active]"}', 1, r"stock\[ann\] cannot take 2 more"),
+    ('move: {n: "stock[active] + 2", from: supply, to: "stock[active]"}', 1, r"stock\[ann\] cannot take 2 more"),
+    ('move: {n: all, from: supply, to: "stock[active]"}', 1, r"stock\[ann\] cannot take 10 more"),
+    ('move: {n: 1, from: "gem_supply[active]", to: "gems[bob]"}', 10, r"move between different kinds of gems"),
+    ('move: {n: 5, from: "gem_supply[active]", to: "gems[bob]", upto: true}', 10,
+     r"move between different kinds of gems"),
+])
+def test_a_compiled_move_fails_as_the_interpreted_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, move: str,
+                                                      stock_hi: int, message: str) -> None:
+    """A move beyond what the source holds or the target takes, of a negative amount, or between
+    different kinds of a pool kept per kind: the blocks raise the error Machine._move raises, naming
+    the same rule and line, and apply_action leaves the state as it was."""
+    game = _toy_with_move(tmp_path, move, stock_hi)
+    for tracing in (False, True):
+        compiled = _take(game, False, tracing, monkeypatch)
+        assert compiled == _take(game, True, tracing, monkeypatch)
+        assert compiled[0] is not None and compiled[0][1] == "T-TURN"
+        assert re.search(message, compiled[0][0])
+
+
+@pytest.mark.parametrize("move,stock_hi,moved", [
+    (_TOY_MOVE, 10, 1),
+    ('move: {n: "stock[active] + 1", from: supply, to: "stock[active]"}', 10, 1),
+    ('move: {n: 0, from: supply, to: "stock[active]"}', 10, 0),
+    ('move: {n: "stock[active]", from: supply, to: "stock[active]"}', 10, 0),
+    ('move: {n: 3, from: supply, to: "stock[active]", upto: true}', 2, 2),
+    ('move: {n: all, from: supply, to: "stock[active]", upto: true}', 4, 4),
+    ('move: {n: all, from: supply, to: "stock[active]"}', 10, 10),
+    ('move: {n: 5, from: "gem_supply[active]", to: "gems[active]", upto: true}', 10, 0),
+    ('move: {n: 1, from: "gem_supply[active]", to: "gems[active]"}', 10, 0),
+])
+def test_a_compiled_move_moves_and_traces_as_the_interpreted_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 move: str, stock_hi: int, moved: int) -> None:
+    """Moves that can be made (a constant, computed, missing or ``upto`` amount, none at all, within a
+    kind): the same values and, traced, the same log as the interpreter's."""
+    game = _toy_with_move(tmp_path, move, stock_hi)
+    for tracing in (False, True):
+        compiled = _take(game, False, tracing, monkeypatch)
+        assert compiled == _take(game, True, tracing, monkeypatch)
+        assert compiled[0] is None
+        layout = game.layout
+        assert compiled[2][layout.index("stock", "ann")] == moved
+        assert compiled[2][layout.index("supply")] == 10 - moved

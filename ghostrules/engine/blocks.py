@@ -232,7 +232,7 @@ class _Writer:
         lines = [f"def {name}(_S, v, F, tracing):", "    _i = -1", "    L = F[2]"]
         lines += [f"    {var} = {{}}" for var in self.memos.values()]
         body = self.held(body, lines)
-        if any("_U.append" in line for line in body):
+        if any("_U.append" in line or "_U +=" in line for line in body):
             lines.append("    _U = _S._undo")
         lines.append("    try:")
         lines += ["    " + line for line in body]
@@ -478,7 +478,7 @@ class _Writer:
             lines.append(f"{ind}L[{ins.counter!r}] = 0")
             self.here().write(ins.counter, None)
         elif t is MoveI:
-            lines.append(f"{ind}_S._move({me}, v, L)")
+            self.move(ins, me, lines, ind)
             self.forget(self.pool_ranges.get(ins.pool), lines, ind)
         elif t is SayI:
             lines.append(f"{ind}if tracing: _S._cite({me}.rule) if tracing == {RULES!r} else "
@@ -487,6 +487,48 @@ class _Writer:
             lines.append(f"{ind}if not {self.code(ins.cond)}: _S._precondition_fails({me})")
         else:  # pragma: no cover - only the kinds above are simple
             raise AssertionError(f"{ins!r} is not a plain instruction")
+
+    def move(self, ins: MoveI, me: str, lines: list[str], ind: str) -> None:
+        """The lines of a ``move`` (``me``: the instruction's constant), the steps of Machine._move in
+        its order: the source and target positions (``_x``, ``_y``), the kinds' check, what the source
+        holds (``_mh``), the amount (``_ma``, or a constant) and its checks, whose failure
+        Machine._move_fails reports as _move does; then the writes, saved for a rollback (State._undo),
+        and traced."""
+        lines.append(f"{ind}_x = {self.code(ins.src)}")
+        lines.append(f"{ind}_y = {self.code(ins.dst)}")
+        if ins.per_width:
+            w = ins.per_width
+            lines.append(f"{ind}if (_x - {self.family[ins.src_slot][0]}) % {w} != "
+                         f"(_y - {self.family[ins.dst_slot][0]}) % {w}: _S._move_fails({me}, _x, _y, 0, 0)")
+        lines.append(f"{ind}_mh = v[_x]")
+        amount, known = "_mh", None
+        if ins.amount is not None:
+            code = self.code(ins.amount)
+            known = _literal(code, "int")
+            if known is None:
+                lines.append(f"{ind}_ma = {code}")
+                amount = "_ma"
+            else:
+                amount = repr(known)
+        fails = f"_S._move_fails({me}, _x, _y, {amount}, _mh)"
+        negative = "" if known is not None and known >= 0 else f"{amount} < 0"
+        if ins.upto:
+            if negative:
+                lines.append(f"{ind}if {negative}: {fails}")
+            lines.append(f"{ind}_ma = min({amount}, _mh, {ins.dst_hi!r} - v[_y])")
+            amount, known = "_ma", None
+        else:
+            lines.append(f"{ind}if {negative + ' or ' if negative else ''}{amount} > _mh or "
+                         f"{amount} > {ins.dst_hi!r} - v[_y]: {fails}")
+        writes = ["_U += (_x, _mh, _y, v[_y])",  # the cells and their old values, for a rollback (State._undo)
+                  f"v[_x] = _mh - {amount}",
+                  f"v[_y] += {amount}",
+                  f"if tracing: _S._trace_move({me}, {amount}, _x, _y)"]
+        if known is None:
+            lines.append(f"{ind}if {amount}:")
+            lines += [f"{ind}    {line}" for line in writes]
+        elif known:  # a constant amount (not 0: a move of none writes nothing)
+            lines += [f"{ind}{line}" for line in writes]
 
     def for_head(self, pc: int, ins: ForNextI, lines: list[str], ind: str, done: str) -> _Known:
         """One step of a ``for``: bind the next value that passes the filter, or run ``done``. What

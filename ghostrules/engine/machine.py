@@ -314,27 +314,41 @@ class Machine:
         return layout.label(layout.slots[name].var.type, value)
 
     def _move(self, ins: MoveI, v: list, L: dict) -> None:
+        """Run a ``move`` (the blocks write the same steps in place, engine/blocks.py)."""
         src = ins.src(v, L)
         dst = ins.dst(v, L)
         if ins.per_width:
             layout = self.game.layout
-            if (src - layout.slots[layout.owner[src][0]].offset) % ins.per_width != \
-                    (dst - layout.slots[layout.owner[dst][0]].offset) % ins.per_width:
-                raise SpecRuntimeError(f"move between different kinds of {ins.pool}")
+            if (src - layout.slots[ins.src_slot].offset) % ins.per_width != \
+                    (dst - layout.slots[ins.dst_slot].offset) % ins.per_width:
+                self._move_fails(ins, src, dst, 0, 0)
         have = v[src]
         amount = have if ins.amount is None else ins.amount(v, L)
         if amount < 0:
-            raise SpecRuntimeError(f"cannot move a negative amount ({amount})")
+            self._move_fails(ins, src, dst, amount, have)
         space = ins.dst_hi - v[dst]
         if ins.upto:
             amount = min(amount, have, space)
-        elif amount > have:
-            raise SpecRuntimeError(f"cannot move {amount} from {self.game.layout.name_of(src)}: it holds {have}")
-        elif amount > space:
-            raise SpecRuntimeError(f"{self.game.layout.name_of(dst)} cannot take {amount} more")
+        elif amount > have or amount > space:
+            self._move_fails(ins, src, dst, amount, have)
         if amount:
             self._undo += (src, v[src], dst, v[dst])
             v[src] -= amount
             v[dst] += amount
             if self.tracing:
                 self._trace_move(ins, amount, src, dst)
+
+    def _move_fails(self, ins: MoveI, src: int, dst: int, amount: int, have: int) -> None:
+        """Raise the error of a ``move`` of ``amount`` from flat position ``src`` (holding ``have``) to
+        ``dst`` that cannot be made, the first of its checks that fails, in their order: between
+        different kinds (``per_width``), a negative amount, more than the source holds, more than the
+        target can take (not with ``upto``)."""
+        layout = self.game.layout
+        if ins.per_width and (src - layout.slots[ins.src_slot].offset) % ins.per_width != \
+                (dst - layout.slots[ins.dst_slot].offset) % ins.per_width:
+            raise SpecRuntimeError(f"move between different kinds of {ins.pool}")
+        if amount < 0:
+            raise SpecRuntimeError(f"cannot move a negative amount ({amount})")
+        if amount > have:
+            raise SpecRuntimeError(f"cannot move {amount} from {layout.name_of(src)}: it holds {have}")
+        raise SpecRuntimeError(f"{layout.name_of(dst)} cannot take {amount} more")

@@ -37,7 +37,11 @@ class SetI(Instr):
 
 
 class MoveI(Instr):
-    __slots__ = ("pool", "src", "dst", "amount", "upto", "per_width", "dst_hi")
+    """``move amount from src to dst`` between two cells of ``pool`` (slot families ``src_slot`` and
+    ``dst_slot``); ``per_width``: with a pool kept per kind (``per``), the number of kinds, and a move
+    keeps to its kind; ``dst_hi``: the most the target's cells hold."""
+
+    __slots__ = ("pool", "src", "dst", "amount", "upto", "per_width", "dst_hi", "src_slot", "dst_slot")
 
 
 class JumpI(Instr):
@@ -344,7 +348,8 @@ class Program:
                     raise SpecError(f"move: the amount must be a number (rule {s.rule})", s.where.file, s.where.line)
             width = len(self.layout.domains[pool.per].symbols) if pool.per else 0
             code.append(_mk(MoveI, s.rule, s.where, pool=pool.name, src=src, dst=dst, amount=amount, upto=s.upto,
-                            per_width=width, dst_hi=self.layout.slots[dst_name].var.hi))
+                            per_width=width, dst_hi=self.layout.slots[dst_name].var.hi, src_slot=src_name,
+                            dst_slot=dst_name))
         elif isinstance(s, M.IfStmt):
             cond = X.compile_bool(s.cond, scope, s.where, s.rule)
             jump = _mk(JumpIfNotI, s.rule, s.where, cond=cond, target=-1)
