@@ -1,5 +1,5 @@
 """Locals held in Python variables and range checks left out once passed, in the compiled blocks
-(engine/blocks.py, ``_Known``): a local the block writes is read from a variable from that write on,
+(engine/blocks.py and engine/passed.py, ``Known``): a local the block writes is read from a variable from that write on,
 and an index that may be ``none`` is checked only where no check of the same local, unchanged since,
 passed on every path before. These tests run a small spec whose locals are ``none`` at different
 places (so a different check fails each time) compiled and interpreted, with and without holding:

@@ -40,8 +40,8 @@ and the functions compiled apart read) wherever every path there comes from such
 loop's head: before the loop and at every return to the head; the body is written again until that
 is settled). A range check of a local (``(x if 0 <= x < n else _bad(k))``, an index that may be
 ``none``) that passed on every path to a place where the local is unchanged since is left out there:
-it could not fail. What holds where is followed along the block as it is written (``_Known``; the
-checks of an expression that surely run, in the order Python evaluates it: ``_Reads``), so an error
+it could not fail. What holds where is followed along the block as it is written (``Known``; the
+checks of an expression that surely run, in the order Python evaluates it: ``Reads``), so an error
 is raised by the same check, at the same instruction, as before.
 
 A failing instruction is reported as the interpreter reports it: the exception carries its index
@@ -61,6 +61,7 @@ from typing import Any, Callable
 
 from .actions import RULES
 from .compile_expr import literal_value
+from .passed import Known, Reads, meet, whole_number
 from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, Procedure, Program,
                       RandomI, RequireI, RetI, RollI, SayI, SetI)
 
@@ -123,12 +124,12 @@ class _Writer:
         self.helper_sources: list[str] = []
         self.memos: dict[tuple[int, int], str] = {}  # in the block being written: run -> its memo's variable
         self.sites: Counter[tuple[int, int]] = Counter()  # ... the scans of each run its source holds
-        self.holding = program.exprs.optimise and HOLD_LOCALS  # hold locals, leave out checks passed (_Known)
-        self.known: _Known | None = None  # ... what holds where the block's next line goes (None: never gets there)
+        self.holding = program.exprs.optimise and HOLD_LOCALS  # hold locals, leave out checks passed (Known)
+        self.known: Known | None = None  # ... what holds where the block's next line goes (None: never gets there)
         self.vars: dict[str, str] = {}  # ... the variable of each local it holds
         self.used: set[str] = set()  # ... the variables it reads
         self.loaded: dict[str, str] = {}  # ... the locals it reads at its start (bound there on every way)
-        self.backs: dict[int, list[_Known | None]] = {}  # ... what holds at each return to a loop's head
+        self.backs: dict[int, list[Known | None]] = {}  # ... what holds at each return to a loop's head
 
     def const(self, value: Any) -> str:
         return self.exprs.constant(value)
@@ -136,7 +137,7 @@ class _Writer:
     def code(self, fn: Any, maybe: bool = False) -> str:
         """Python source computing fn(v, L): the expression itself when it was generated here, else a call.
         Written where ``self.known`` holds: its reads of held locals are made from their variables and
-        its range checks already passed are left out (``_Reads``); what its evaluation establishes is
+        its range checks already passed are left out (``Reads``); what its evaluation establishes is
         added to ``self.known``, unless ``maybe`` (the line may not evaluate it)."""
         src = getattr(fn, "fast", None)
         if src is None:
@@ -145,7 +146,7 @@ class _Writer:
             src = self.scans(src)
         if (self.holding or self.fixed) and "L[" in src and src.isascii() and "\n" not in src:
             known = self.here().copy() if maybe else self.here()
-            reads = _Reads(self.holding)
+            reads = Reads(self.holding)
             reads.visit(ast.parse(src, mode="eval").body, known)
             self.used.update(reads.used)
             src = reads.apply(src)
@@ -259,11 +260,11 @@ class _Writer:
         self.seq(start, len(self.code_), {len(self.code_)}, None, body, "    ")
         return body
 
-    def fresh(self) -> _Known:
+    def fresh(self) -> Known:
         """What holds at a block's start: the fixed parameters are held (``held``)."""
-        return _Known(dict(self.fixed), {})
+        return Known(dict(self.fixed), {})
 
-    def here(self) -> _Known:
+    def here(self) -> Known:
         """What holds where the next line goes (code after a ``return`` on every path gets nothing)."""
         if self.known is None:
             self.known = self.fresh()
@@ -284,7 +285,7 @@ class _Writer:
         the call on and never written in the procedure, and only the block's own lines change the
         frame's locals while it runs (a callee has its own), so each read would give that value. Another
         local is held from a write of it in the block (``L['x'] = _h0 = ...``) while no other write can
-        come between (``_Known``); a variable nothing reads is not written."""
+        come between (``Known``); a variable nothing reads is not written."""
         for param, var in [*self.fixed.items(), *self.loaded.items()]:
             if var in self.used:
                 lines.append(f"    {var} = L[{param!r}]")
@@ -365,7 +366,7 @@ class _Writer:
                         out.append(f"{ind}else:")
                         self.known, known = known, self.known
                         self.seq(T, E, after, loop, out, ind + "    ")
-                        self.known = _meet(known, self.known)
+                        self.known = meet(known, self.known)
                         cur = E
                     elif T - 1 > cur and type(skip) is JumpI and skip.target in follow:
                         # if ... else ... as the last statement of the region
@@ -376,14 +377,14 @@ class _Writer:
                         out.append(f"{ind}else:")
                         self.known, known = known, self.known
                         self.seq(T, end, follow, loop, out, ind + "    ")
-                        self.known = _meet(known, self.known)
+                        self.known = meet(known, self.known)
                         cur = None
                     else:
                         out.append(f"{ind}if {cond}:")
                         known = self.here()
                         self.known = known.copy()
                         self.seq(cur + 1, T, self._equiv(T, end, follow), loop, out, ind + "    ")
-                        self.known = _meet(known, self.known)
+                        self.known = meet(known, self.known)
                         cur = T
                 else:
                     out.append(f"{ind}if not {cond}:")
@@ -414,7 +415,7 @@ class _Writer:
         if len(out) == first:
             out.append(f"{ind}pass")
 
-    def loop(self, pc: int, ins: ForNextI, back: int, out: list[str], ind: str) -> _Known:
+    def loop(self, pc: int, ins: ForNextI, back: int, out: list[str], ind: str) -> Known:
         """Write the head and the body of the loop at ``pc`` (its back edge at ``back``); the answer is
         what holds where it exits. What holds at the head is what holds both before the loop and at
         every return to the head: written with what held before, the body is written again with the
@@ -428,9 +429,9 @@ class _Writer:
             lines: list[str] = []
             exit_ = self.for_head(pc, ins, lines, ind, "break")
             self.seq(pc + 1, back, {back, pc}, pc, lines, ind)
-            again: _Known = entry
+            again: Known = entry
             for known in [self.known, *self.backs.pop(pc)]:
-                again = _meet(again, known)  # type: ignore[assignment]
+                again = meet(again, known)  # type: ignore[assignment]
             if again.held == head.held and again.ok == head.ok:
                 out += lines
                 return exit_
@@ -530,7 +531,7 @@ class _Writer:
         elif known:  # a constant amount (not 0: a move of none writes nothing)
             lines += [f"{ind}{line}" for line in writes]
 
-    def for_head(self, pc: int, ins: ForNextI, lines: list[str], ind: str, done: str) -> _Known:
+    def for_head(self, pc: int, ins: ForNextI, lines: list[str], ind: str, done: str) -> Known:
         """One step of a ``for``: bind the next value that passes the filter, or run ``done``. What
         holds after the step is left in ``self.known``; the answer is what holds at ``done``."""
         if ins.values is not None:
@@ -622,7 +623,7 @@ class _Scans(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "_first" and len(node.args) == 4 and \
                 not node.keywords and _is_v(node.args[0]):
-            offset, n = _int(node.args[1]), _int(node.args[2])
+            offset, n = whole_number(node.args[1]), whole_number(node.args[2])
             if offset is not None and n is not None and n >= MEMO_FROM:
                 return self._through((offset, n), node.args[3]) or node
         return node
@@ -633,7 +634,7 @@ class _Scans(ast.NodeTransformer):
             run = node.comparators[0]
             if isinstance(run, ast.Subscript) and _is_v(run.value) and isinstance(run.slice, ast.Slice) and \
                     run.slice.step is None:
-                lo, hi = _int(run.slice.lower), _int(run.slice.upper)
+                lo, hi = whole_number(run.slice.lower), whole_number(run.slice.upper)
                 if lo is not None and hi is not None and hi - lo >= MEMO_FROM:
                     call = self._through((lo, hi - lo), node.left)
                     if call is not None:
@@ -642,189 +643,8 @@ class _Scans(ast.NodeTransformer):
         return node
 
 
-class _Known:
-    """What holds at a point of a block: the locals whose values Python variables hold (``held``:
-    name -> variable; a fixed parameter's from the block's start, another's from a write of it in
-    the block), and the locals known to lie in a range ``0 <= x < n`` (``ok``: name -> n) because a
-    run-time check of them passed on every path there and nothing wrote them since."""
-
-    __slots__ = ("held", "ok")
-
-    def __init__(self, held: dict[str, str], ok: dict[str, int]) -> None:
-        self.held = held
-        self.ok = ok
-
-    def copy(self) -> _Known:
-        return _Known(dict(self.held), dict(self.ok))
-
-    def write(self, name: str, var: str | None, value: int | None = None) -> None:
-        """``name`` was written (and ``var`` holds the new value, unless None; ``value``: the value,
-        when it is a known whole number)."""
-        self.ok.pop(name, None)
-        if var is None:
-            self.held.pop(name, None)
-        else:
-            self.held[name] = var
-        if value is not None and value >= 0:
-            self.ok[name] = value + 1
-
-
-def _meet(a: _Known | None, b: _Known | None) -> _Known | None:
-    """What holds where paths with ``a`` and with ``b`` join (None: a path that does not get there)."""
-    if a is None or b is None:
-        return b if a is None else a
-    return _Known({n: x for n, x in a.held.items() if b.held.get(n) == x},
-                  {n: max(k, b.ok[n]) for n, k in a.ok.items() if n in b.ok})
-
-
-# builtins that take a generator's first item at once
-_CONSUMERS = frozenset({"any", "all", "sum", "min", "max", "next"})
-
-
-def _nonempty(node: ast.AST) -> bool:
-    """Is ``node`` ``range(n)`` for a whole number n > 0?"""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and \
-        len(node.args) == 1 and not node.keywords and (_int(node.args[0]) or 0) > 0
-
-
-def _local_read(node: ast.AST) -> str | None:
-    """The name of the local ``node`` reads, when it is ``L['name']``."""
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and \
-            node.value.id == "L" and isinstance(node.slice, ast.Constant) and type(node.slice.value) is str:
-        return node.slice.value
-    return None
-
-
-def _range_check(node: ast.AST) -> tuple[str, int] | None:
-    """(local, n) when ``node`` is the check of a local ``(x if 0 <= x < n else _bad(k))``
-    (compile_expr._checked) or ``_ck(x, n, k)``, x being ``L['name']``: x when it lies in 0..n-1, else an error."""
-    if isinstance(node, ast.IfExp):
-        name, test, other = _local_read(node.body), node.test, node.orelse
-        if name is not None and isinstance(test, ast.Compare) and len(test.ops) == 2 and \
-                isinstance(test.ops[0], ast.LtE) and isinstance(test.ops[1], ast.Lt) and \
-                _int(test.left) == 0 and _local_read(test.comparators[0]) == name and \
-                _int(test.comparators[1]) is not None and isinstance(other, ast.Call) and \
-                isinstance(other.func, ast.Name) and other.func.id == "_bad":
-            return name, test.comparators[1].value  # type: ignore[attr-defined]
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_ck" and \
-            len(node.args) == 3 and not node.keywords and _int(node.args[1]) is not None:
-        name = _local_read(node.args[0])
-        if name is not None:
-            return name, node.args[1].value  # type: ignore[attr-defined]
-    return None
-
-
-class _Reads:
-    """The changes to an expression's source (one line, ASCII) written where ``_Known`` holds: each
-    read of a held local becomes its variable, and each range check of a local known to pass becomes
-    the plain read. Visiting in the order Python evaluates the expression, a check passed on the way
-    is added to what holds for what comes after it (``visit`` on a copy for a part that may not run:
-    the right of ``and``/``or``, the branches of ``if``/``else``, a chained comparison's rest, a
-    comprehension's body)."""
-
-    def __init__(self, checks: bool) -> None:
-        self.checks = checks  # leave out checks passed before (else only make reads from variables)
-        self.edits: list[tuple[int, int, str]] = []
-        self.used: set[str] = set()
-
-    def read(self, node: ast.expr, name: str, known: _Known) -> None:
-        var = known.held.get(name)
-        if var is not None:
-            self.edits.append((node.col_offset, node.end_col_offset or node.col_offset, var))
-            self.used.add(var)
-
-    def visit(self, node: ast.AST, known: _Known) -> None:  # noqa: C901 - one case per kind of node
-        name = _local_read(node)
-        if name is not None:
-            self.read(node, name, known)  # type: ignore[arg-type]
-            return
-        check = _range_check(node) if self.checks else None
-        if check is not None:
-            name, n = check
-            if known.ok.get(name, n + 1) <= n:  # passed before: the read alone
-                var = known.held.get(name)
-                if var is not None:
-                    self.used.add(var)
-                start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
-                self.edits.append((start, end or start, var or f"L[{name!r}]"))
-                return
-            self.children(node, known)
-            known.ok[name] = n
-            return
-        self.children(node, known)
-
-    def children(self, node: ast.AST, known: _Known) -> None:
-        if isinstance(node, ast.BoolOp):
-            self.visit(node.values[0], known)
-            rest = known.copy()
-            for value in node.values[1:]:
-                self.visit(value, rest)
-        elif isinstance(node, ast.IfExp):
-            self.visit(node.test, known)
-            self.visit(node.body, known.copy())
-            self.visit(node.orelse, known.copy())
-        elif isinstance(node, ast.Compare):
-            self.visit(node.left, known)
-            self.visit(node.comparators[0], known)
-            rest = known.copy()
-            for value in node.comparators[1:]:
-                self.visit(value, rest)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONSUMERS and \
-                node.args and isinstance(node.args[0], ast.GeneratorExp):
-            gen = node.args[0]
-            self.visit(gen.generators[0].iter, known)
-            for arg in [*node.args[1:], *(k.value for k in node.keywords)]:
-                self.visit(arg, known)
-            self.items(gen, known, _nonempty(gen.generators[0].iter))  # run by the call
-        elif isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
-            self.visit(node.generators[0].iter, known)
-            self.items(node, known, isinstance(node, ast.ListComp) and _nonempty(node.generators[0].iter))
-        elif isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values):
-                if key is not None:
-                    self.visit(key, known)
-                self.visit(value, known)
-        elif isinstance(node, (ast.Lambda, ast.DictComp, ast.NamedExpr)):
-            return  # not generated: left as it is
-        else:  # the others evaluate their parts in the order of their fields, every one of them
-            for child in ast.iter_child_nodes(node):
-                self.visit(child, known)
-
-    def items(self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp, known: _Known, first: bool) -> None:
-        """A comprehension's work item by item (its first iterable was evaluated at once); ``first``:
-        the first item is sure to be taken (a comprehension run at once over a range that is not
-        empty), so its first filter (or, without one, its element) runs before what comes next."""
-        parts: list[ast.expr] = []
-        for k, gen in enumerate(node.generators):
-            parts += [gen.iter] if k else []
-            parts += gen.ifs
-        parts.append(node.elt)
-        if first and len(node.generators) == 1:
-            self.visit(parts.pop(0), known)
-        inner = known.copy()
-        for part in parts:
-            self.visit(part, inner)
-
-    def apply(self, src: str) -> str:
-        out = []
-        at = 0
-        for start, end, text in sorted(self.edits):
-            out.append(src[at:start])
-            out.append(text)
-            at = end
-        out.append(src[at:])
-        return "".join(out)
-
-
 def _is_v(node: Any) -> bool:
     return isinstance(node, ast.Name) and node.id == "v"
-
-
-def _int(node: Any) -> int | None:
-    """The value of a non-negative whole-number constant, else None."""
-    if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
-        return node.value
-    return None
 
 
 def _writes(ins: Any) -> set[str]:

@@ -39,6 +39,7 @@ from ..spec.source import SpecError
 from .codecache import CodeCache
 from .hoist import hoist, inline_checks, read_once
 from .layout import Layout
+from .passed import checks_in_place, checks_passed_left_out
 from .patterns import SlotPatterns, _conjuncts
 from .runtime import _RUNTIME, _no_text
 
@@ -399,6 +400,8 @@ class ExprCompiler(SlotPatterns):
         params = ", ".join(["v", *(f"a{i}" for i in range(len(d.params)))])
         self._def_bodies[name] = code
         code = self._hoisted(code)
+        if self.optimise:  # a parameter's check passed before is left out (engine/passed.py)
+            code = checks_in_place(checks_passed_left_out(code))
         self.sources.append(f"def {fname}({params}):\n    return {code}\n")
         source = self._compile(f"def {fname}({params}):\n    return {code}\n", f"<spec {where.file}:{where.line}>",
                                     "exec")
