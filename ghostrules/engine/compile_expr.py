@@ -588,6 +588,11 @@ class ExprCompiler(SlotPatterns):
                 return f"v[{offset}:{offset + n}].count({target})", rtype
             if cond is None and kind == "first":
                 return f"_first(v, {offset}, {n}, {target})", rtype
+            if cond is not None and kind in ("exists", "count"):
+                passing, kept = self._decided(q, n, codes)
+                if passing is not None and not kept:  # conditions on the place alone: a shorter run
+                    run = self._slots(offset, passing)
+                    return f"({target} in {run})" if kind == "exists" else f"{run}.count({target})", rtype
             values = f"_match(v, {offset}, {n}, {target})"
             if cond is None and kind == "members":
                 return values, rtype
@@ -610,6 +615,14 @@ class ExprCompiler(SlotPatterns):
         """Conditions on the bound variable alone (a table's column, a constant) are decided here, once:
         the domain becomes the tuple of its values that pass them, and they leave the loop. A
         condition is taken only when none of those left before it can fail, so the same errors come."""
+        passing, keep = self._decided(q, size, codes)
+        if passing is None:
+            return values, codes
+        return self._const(tuple(passing)), keep
+
+    def _decided(self, q: str, size: int, codes: list[str]) -> tuple[list[int] | None, list[str]]:
+        """(the values of range(size) that pass the conditions decided here, the conditions left), with
+        None for the values when none is decided (``_static_filter``)."""
         keep: list[str] = []
         passing = list(range(size))
         taken = False
@@ -625,9 +638,20 @@ class ExprCompiler(SlotPatterns):
                     pass
             keep.append(code)
             quiet = quiet and _MAY_FAIL.search(code) is None
-        if not taken:
-            return values, codes
-        return self._const(tuple(passing)), keep
+        return (passing if taken else None), keep
+
+    def _slots(self, offset: int, places: list[int]) -> str:
+        """The code of the tuple or list of the values of the slots ``offset + k`` for k in ``places``
+        (increasing): a slice of ``v`` when they are one stretch, else a constant itemgetter's tuple."""
+        if not places:
+            return "()"
+        if places[-1] - places[0] == len(places) - 1:
+            return f"v[{offset + places[0]}:{offset + places[-1] + 1}]"
+        slots = tuple(offset + k for k in places)
+        key = (operator.itemgetter, slots)
+        if key not in self._consts:
+            self._consts[key] = self._const(operator.itemgetter(*slots))
+        return f"{self._consts[key]}(v)"
 
     # ---- domain compatibility (a domain may extend another: its first symbols are the other's) --
     def _base_of(self, base: str, d: str) -> bool:
