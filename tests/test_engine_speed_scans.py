@@ -2,7 +2,8 @@
 give what the plain loops over the run give, and a quantifier over such a run whose other conditions are
 on the place alone (``exists``/``count(g in card if at[g] == deck and is_incarnation(g))``) is compiled
 to a scan of the slots of the places that pass them (engine/compile_expr.py), with the same answers and
-the same errors as the plain comprehension."""
+the same errors as the plain comprehension; and a test ``first(...) == none`` over such a run is
+``t not in`` the run (compile_expr.fold_first_tests)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ghostrules
-from ghostrules.engine.compile_expr import ExprCompiler
+from ghostrules.engine.compile_expr import ExprCompiler, fold_first_tests
 from ghostrules.engine.errors import SpecRuntimeError
-from ghostrules.engine.runtime import _first, _firsts, _match, _members, nth
+from ghostrules.engine.runtime import _RUNTIME, _first, _firsts, _match, _members, nth
 from ghostrules.spec.expr import parse
 from ghostrules.spec.model import Where
 
@@ -108,3 +109,41 @@ def test_a_scan_with_conditions_on_the_place_alone_agrees_with_the_plain_loop(
                 results.append(("error", str(exc)))
         assert results[0] == results[1], (text, c)
         assert type(results[0][1]) is type(results[1][1])
+
+
+def test_a_test_of_first_against_none_is_folded_only_where_its_call_is_written_once() -> None:
+    assert fold_first_tests("(_first(v, 9, 9, L['x']) == (-1))") == "(L['x'] not in v[9:18])"
+    assert fold_first_tests("any(True for _q1 in range(4) if (_first(v, 2, 4, _q1) != (-1)))") == \
+        "any(True for _q1 in range(4) if (_q1 in v[2:6]))"
+    nested = "(_first(v, 0, 4, _k1[(_first(v, 9, 9, 8))]) == (-1))"
+    assert fold_first_tests(nested) == "(_k1[(_first(v, 9, 9, 8))] not in v[0:4])"
+    # written again: the call is kept for the hoisting of the common part
+    again = "(_first(v, 9, 9, 8) != (-1)) and v[18 + _first(v, 9, 9, 8)]"
+    assert fold_first_tests(again) == again
+    assert fold_first_tests("(_first(v, 9, 9, 8) + 1)") == "(_first(v, 9, 9, 8) + 1)"
+
+
+_FOLDED = [
+    "(_first(v, 3, 9, L['x']) == (-1))",
+    "(_first(v, 3, 9, L['x']) != (-1))",
+    "(_first(v, 1, 40, _k1[L['x']]) == (-1))",  # an index that may be out of the table: the same error
+    "[_q1 for _q1 in range(-1, 5) if (_first(v, 0, 5, _q1) == (-1))]",
+    "(_first(v, 0, 5, _first(v, 5, 9, L['x'])) != (-1))",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_VALUES, min_size=50, max_size=50), st.integers(-2, 6))
+def test_folded_tests_of_first_give_the_same_values_and_errors(v: list[int], x: int) -> None:
+    names = {"_k1": (0, 1, 2, 3, -1)}
+    for code in _FOLDED:
+        folded = fold_first_tests(code)
+        assert folded != code
+        results = []
+        for text in (code, folded):
+            fn = eval(f"lambda v, L: {text}", {**_RUNTIME, **names})  # noqa: S307 - test source
+            try:
+                results.append(("value", fn(v, {"x": x})))
+            except IndexError as exc:
+                results.append(("error", str(exc)))
+        assert results[0] == results[1], (code, folded)

@@ -198,6 +198,8 @@ class ExprCompiler(SlotPatterns):
         """``code`` with its quantifiers' loop-invariant parts computed once (engine/hoist.py)."""
         if not self.optimise:
             return code
+        if "_first(v, " in code:
+            code = fold_first_tests(code)
         return inline_checks(hoist(code, lambda source: self.define(inline_checks(source), "<hoisted>"),
                                    lambda prefix: f"{prefix}{next(self._hoisted_ids)}", self._hoisted_helpers))
 
@@ -686,6 +688,45 @@ def _compare(a: str, op: str, b: str) -> str:
         assert x is not None and y is not None
         return "True" if _COMPARE[op](x, y) else "False"
     return f"({a} {op} {b})"
+
+
+_FIRST_CALL = re.compile(r"_first\(v, (\d+), (\d+), ")
+
+
+def fold_first_tests(code: str) -> str:
+    """``code`` with each test ``(_first(v, O, N, t) == (-1))`` written ``(t not in v[O:O+N])`` (``!=``:
+    ``in``): _first gives -1 exactly when no slot of the run holds t, and both evaluate t once, so
+    the value and the errors are the same, with no call made and no place found. Only a call written
+    once in ``code`` is folded: one written again (``first(...) != none and f(first(...))``) is
+    computed once for both by engine/hoist.py, which a fold would undo."""
+    calls: dict[str, tuple[str, str]] = {}  # the text of each call -> (t, the run's slice)
+    seen: set[str] = set()
+    for match in _FIRST_CALL.finditer(code):
+        end = _closing(code, match.end())
+        call = code[match.start():end + 1]
+        if call in calls or call in seen:
+            calls.pop(call, None)
+        else:
+            calls[call] = (code[match.end():end], f"v[{match[1]}:{int(match[1]) + int(match[2])}]")
+        seen.add(call)
+    for call, (target, run) in calls.items():
+        for op, test in (("==", "not in"), ("!=", "in")):
+            code = code.replace(f"({call} {op} (-1))", f"({target} {test} {run})")
+    return code
+
+
+def _closing(code: str, start: int) -> int:
+    """The index of the ``)`` that closes the call whose arguments' text goes on at ``start``."""
+    depth = 0
+    for i in range(start, len(code)):
+        c = code[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return i
+            depth -= 1
+    raise ValueError(f"unbalanced call in {code!r}")  # pragma: no cover - generated code is balanced
 
 
 def literal_value(code: str) -> int | None:
