@@ -199,6 +199,8 @@ class ExprCompiler(SlotPatterns):
         """``code`` with its quantifiers' loop-invariant parts computed once (engine/hoist.py)."""
         if not self.optimise:
             return code
+        if "_first(v, " in code:
+            code = fold_first_tests(code)
         return inline_checks(hoist(code, lambda source: self.define(inline_checks(source), "<hoisted>"),
                                    lambda prefix: f"{prefix}{next(self._hoisted_ids)}", self._hoisted_helpers))
 
@@ -591,6 +593,11 @@ class ExprCompiler(SlotPatterns):
                 return f"v[{offset}:{offset + n}].count({target})", rtype
             if cond is None and kind == "first":
                 return f"_first(v, {offset}, {n}, {target})", rtype
+            if cond is not None and kind in ("exists", "count"):
+                passing, kept = self._decided(q, n, codes)
+                if passing is not None and not kept:  # conditions on the place alone: a shorter run
+                    run = self._slots(offset, passing)
+                    return f"({target} in {run})" if kind == "exists" else f"{run}.count({target})", rtype
             values = f"_match(v, {offset}, {n}, {target})"
             if cond is None and kind == "members":
                 return values, rtype
@@ -613,6 +620,14 @@ class ExprCompiler(SlotPatterns):
         """Conditions on the bound variable alone (a table's column, a constant) are decided here, once:
         the domain becomes the tuple of its values that pass them, and they leave the loop. A
         condition is taken only when none of those left before it can fail, so the same errors come."""
+        passing, keep = self._decided(q, size, codes)
+        if passing is None:
+            return values, codes
+        return self._const(tuple(passing)), keep
+
+    def _decided(self, q: str, size: int, codes: list[str]) -> tuple[list[int] | None, list[str]]:
+        """(the values of range(size) that pass the conditions decided here, the conditions left), with
+        None for the values when none is decided (``_static_filter``)."""
         keep: list[str] = []
         passing = list(range(size))
         taken = False
@@ -628,9 +643,20 @@ class ExprCompiler(SlotPatterns):
                     pass
             keep.append(code)
             quiet = quiet and _MAY_FAIL.search(code) is None
-        if not taken:
-            return values, codes
-        return self._const(tuple(passing)), keep
+        return (passing if taken else None), keep
+
+    def _slots(self, offset: int, places: list[int]) -> str:
+        """The code of the tuple or list of the values of the slots ``offset + k`` for k in ``places``
+        (increasing): a slice of ``v`` when they are one stretch, else a constant itemgetter's tuple."""
+        if not places:
+            return "()"
+        if places[-1] - places[0] == len(places) - 1:
+            return f"v[{offset + places[0]}:{offset + places[-1] + 1}]"
+        slots = tuple(offset + k for k in places)
+        key = (operator.itemgetter, slots)
+        if key not in self._consts:
+            self._consts[key] = self._const(operator.itemgetter(*slots))
+        return f"{self._consts[key]}(v)"
 
     # ---- domain compatibility (a domain may extend another: its first symbols are the other's) --
     def _base_of(self, base: str, d: str) -> bool:
@@ -665,6 +691,45 @@ def _compare(a: str, op: str, b: str) -> str:
         assert x is not None and y is not None
         return "True" if _COMPARE[op](x, y) else "False"
     return f"({a} {op} {b})"
+
+
+_FIRST_CALL = re.compile(r"_first\(v, (\d+), (\d+), ")
+
+
+def fold_first_tests(code: str) -> str:
+    """``code`` with each test ``(_first(v, O, N, t) == (-1))`` written ``(t not in v[O:O+N])`` (``!=``:
+    ``in``): _first gives -1 exactly when no slot of the run holds t, and both evaluate t once, so
+    the value and the errors are the same, with no call made and no place found. Only a call written
+    once in ``code`` is folded: one written again (``first(...) != none and f(first(...))``) is
+    computed once for both by engine/hoist.py, which a fold would undo."""
+    calls: dict[str, tuple[str, str]] = {}  # the text of each call -> (t, the run's slice)
+    seen: set[str] = set()
+    for match in _FIRST_CALL.finditer(code):
+        end = _closing(code, match.end())
+        call = code[match.start():end + 1]
+        if call in calls or call in seen:
+            calls.pop(call, None)
+        else:
+            calls[call] = (code[match.end():end], f"v[{match[1]}:{int(match[1]) + int(match[2])}]")
+        seen.add(call)
+    for call, (target, run) in calls.items():
+        for op, test in (("==", "not in"), ("!=", "in")):
+            code = code.replace(f"({call} {op} (-1))", f"({target} {test} {run})")
+    return code
+
+
+def _closing(code: str, start: int) -> int:
+    """The index of the ``)`` that closes the call whose arguments' text goes on at ``start``."""
+    depth = 0
+    for i in range(start, len(code)):
+        c = code[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return i
+            depth -= 1
+    raise ValueError(f"unbalanced call in {code!r}")  # pragma: no cover - generated code is balanced
 
 
 def literal_value(code: str) -> int | None:
