@@ -87,7 +87,7 @@ class Machine:
         journal = self._journal
         low = len(stack) - 1  # the frames below this index are as this run found them
         budget = STEP_LIMIT
-        while True:  # once per return, and when a compiled block hands back another frame
+        while True:  # once per return into a frame
             if not stack:
                 stack.append([program.by_name[self.game.spec.turn].index, 0, {}])
             elif len(stack) <= low:  # returned into a frame as this run found it
@@ -99,14 +99,13 @@ class Machine:
                 elif journal is not None:  # saved once, for apply_action's rollback
                     journal.append((frame, frame[1], frame[2].copy()))
             frame = stack[-1]
-            proc, pc, L = frame
-            code = procs[proc].code
-            blocks = all_blocks[proc]
+            pc = frame[1]
+            blocks = all_blocks[frame[0]]
             try:
                 while True:
                     budget -= 1
                     if budget < 0:
-                        ins = code[pc]
+                        ins = procs[frame[0]].code[pc]
                         raise SpecRuntimeError("no decision or chance node reached after many steps (endless loop?)",
                                                ins.rule, str(ins.where))
                     block = blocks[pc]
@@ -114,13 +113,18 @@ class Machine:
                         pc = block(self, v, frame, tracing)
                         if pc >= 0:
                             continue
-                        if pc == -2:  # the procedure returned
+                        if pc == -2:  # the procedure returned: the outer loop goes on in the caller's frame
                             stack.pop()
                             if tracing:
                                 self._popped()
-                        # (else a callee stopped below) the outer loop goes on in the frame on top
-                        break
-                    ins = code[pc]
+                            break
+                        # a callee stopped below (a frame this run pushed): go on in the frame on top
+                        frame = stack[-1]
+                        pc = frame[1]
+                        blocks = all_blocks[frame[0]]
+                        continue
+                    ins = procs[frame[0]].code[pc]
+                    L = frame[2]
                     t = type(ins)
                     if t is MenuI:
                         frame[1] = pc
@@ -166,7 +170,6 @@ class Machine:
                         frame[1] = pc + 1
                         frame = [ins.proc, 0, L]
                         stack.append(frame)
-                        code = procs[ins.proc].code
                         blocks = all_blocks[ins.proc]
                         pc = 0
                     elif t is RetI:
