@@ -29,11 +29,12 @@ the statements as written instead (``computed_once``'s second answer), which rai
 from __future__ import annotations
 
 import ast
-import copy
 import re
+import textwrap
 from typing import Any, Callable
 
 from .hoist import _CONSUMERS
+from .syntax import unparse
 
 SPEC = "_S_"  # the mark of a generated expression: _S_(code)
 MEMBERS = "_I_"  # the mark of a members list's loop: for x in _I_(k, domain)
@@ -66,6 +67,7 @@ class _Once:
         self.keys: dict[tuple, int] = {}
         self.again: dict[int, ast.expr] = {}  # id(a part computed again) -> its first computation
         self.first: dict[int, ast.expr] = {}  # id(a first computation read again, not only rarely) -> the node
+        self.stored: dict[int, set[str]] = {}  # what a statement assigns (_stored), by id
         self.rare = 0  # in a branch rarely taken (marked _R_): a part computed again there alone is not kept
 
     def part(self, node: Any) -> _Part:
@@ -134,7 +136,7 @@ class _Once:
             self.block(s.orelse, dict(known))
         elif t is ast.For:
             self.expr(s.iter, known, _OTHER, consumed=True)
-            _forget(known, _stored(s))  # assigned at each turn: what read them before is stale
+            _forget(known, _stored(s, self.stored))  # assigned at each turn: what read them before is stale
             self.block(s.body, dict(known))
             self.block(s.orelse, dict(known))
         elif t in (ast.Expr, ast.Return):
@@ -145,7 +147,7 @@ class _Once:
                 self.expr(s.exc, known, _OTHER)  # type: ignore[attr-defined]
         elif t is not ast.Pass:
             raise ValueError(f"once: unexpected statement {t.__name__}")
-        _forget(known, _stored(s))
+        _forget(known, _stored(s, self.stored))
 
     # ---- expressions ---------------------------------------------------------------------------
     def test(self, node: Any, known: dict[int, Any], spec: int) -> dict[int, Any]:
@@ -237,19 +239,26 @@ def _marked(node: Any, mark: str) -> bool:
     return type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == mark
 
 
-def _stored(node: ast.AST) -> set[str]:
-    """The names ``node`` assigns, or whose object it changes (``x[k] = ...``), comprehensions aside."""
+def _stored(node: ast.stmt, memo: dict[int, set[str]]) -> set[str]:
+    """The names the statement ``node`` assigns, or whose object it changes (``x[k] = ...``), by its
+    targets (``memo``: the answers, by id). (An assignment expression's name is none of the locals a
+    part reads: hoist.remembered's ``_wN``.)"""
+    got = memo.get(id(node))
+    if got is not None:
+        return got
     out: set[str] = set()
-    todo: list[Any] = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, _OPAQUE):
-            continue
-        if type(n) is ast.Name and type(n.ctx) is ast.Store:
-            out.add(n.id)
-        elif type(n) is ast.Subscript and type(n.ctx) is ast.Store and type(n.value) is ast.Name:
-            out.add(n.value.id)
-        todo += ast.iter_child_nodes(n)
+    targets: list[Any] = list(node.targets) if type(node) is ast.Assign else \
+        [node.target] if type(node) is ast.For else []  # type: ignore[attr-defined]
+    for target in targets:
+        for n in ast.walk(target):
+            if type(n) is ast.Name and type(n.ctx) is ast.Store:
+                out.add(n.id)
+            elif type(n) is ast.Subscript and type(n.value) is ast.Name:
+                out.add(n.value.id)
+    for field in ("body", "orelse"):
+        for inner in getattr(node, field, ()):
+            out |= _stored(inner, memo)
+    memo[id(node)] = out
     return out
 
 
@@ -259,8 +268,9 @@ def _forget(known: dict[int, Any], names: set[str]) -> None:
             del known[key]
 
 
-class _Rewrite(ast.NodeTransformer):
-    """Writes what _Once found: the first computation as ``(_tN := part)``, the others as ``_tN``."""
+class _Rewrite:
+    """Writes what _Once found: the first computation as ``(_tN := part)``, the others as ``_tN``; the
+    marks _S_ and _R_ left out (the tree changed in place, ``visit`` giving a node's replacement)."""
 
     def __init__(self, once: _Once, fresh: Callable[[], str]) -> None:
         self.once = once
@@ -279,10 +289,22 @@ class _Rewrite(ast.NodeTransformer):
             return ast.Name(self.name(first), ast.Load())
         if _marked(node, SPEC) or _marked(node, RARE):
             return self.visit(node.args[0])
-        new = self.generic_visit(node)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for i, item in enumerate(value):
+                    if isinstance(item, ast.AST) and not isinstance(item, ast.expr_context):
+                        new = self.visit(item)
+                        if new is not item:
+                            value[i] = new
+            elif isinstance(value, ast.AST) and not isinstance(value, (ast.expr_context, ast.operator, ast.cmpop,
+                                                                          ast.boolop, ast.unaryop)):
+                new = self.visit(value)
+                if new is not value:
+                    setattr(node, field, new)
         if id(node) in self.once.first:
-            return ast.NamedExpr(ast.Name(self.name(node), ast.Store()), new)
-        return new
+            return ast.NamedExpr(ast.Name(self.name(node), ast.Store()), node)
+        return node
 
 
 def computed_once(body: str, is_global: Callable[[str], bool], fresh: Callable[[], str],
@@ -293,20 +315,52 @@ def computed_once(body: str, is_global: Callable[[str], bool], fresh: Callable[[
     without marks (see the module's docstring). ``is_global(name)``: is ``name`` one the code reads
     from its globals (a constant, a helper); ``fresh()``: a new local's name (``_tN``); ``members[k]``:
     the members list a loop marked ``_I_(k, domain)`` stands for."""
-    fn = ast.parse("def _(v, L):\n" + body).body[0]
-    assert isinstance(fn, ast.FunctionDef)
-    plain = [_Unmark().visit(s) for s in copy.deepcopy(fn.body)]
-    plain, _ = _loops(plain, {}, members)
+    fn = _parsed(body)
     once = _Once(is_global)
     once.block(fn.body, {})
-    marked = {id(s): _written(s) for s in ast.walk(fn) if type(s) is ast.For and _marked(s.iter, MEMBERS)}
+    marked = {id(s): _written(s) for s in _statements(fn.body) if type(s) is ast.For and _marked(s.iter, MEMBERS)}
     rewrite = _Rewrite(once, fresh)
     new, interleaved = _loops([rewrite.visit(s) for s in fn.body], marked, members)
-    return _source(new), _source(plain) if interleaved else None
+    if not interleaved:
+        return _source(new), None
+    plain, _ = _loops([_Unmark().visit(s) for s in _parsed(body).body], {}, members)
+    return _source(new), _source(plain)
 
 
-def _source(body: list[ast.stmt]) -> str:
-    return ast.unparse(ast.Module(body, []))
+def _parsed(body: str) -> ast.FunctionDef:
+    fn = ast.parse("def _(v, L):\n" + body).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    return fn
+
+
+def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of ``body`` and those in them."""
+    out = []
+    for s in body:
+        out.append(s)
+        for field in ("body", "orelse"):
+            out += _statements(getattr(s, field, []))
+    return out
+
+
+def _source(body: list[ast.stmt], ind: str = "") -> str:
+    """The source of ``body``, its expressions written by syntax.unparse (ast.unparse's text, faster)."""
+    lines = []
+    for s in body:
+        t = type(s)
+        if t is ast.Assign:
+            lines.append(ind + " = ".join(unparse(x) for x in [*s.targets, s.value]))  # type: ignore[attr-defined]
+        elif t is ast.Expr:
+            lines.append(ind + unparse(s.value))  # type: ignore[attr-defined]
+        elif t in (ast.If, ast.For):
+            head = f"if {unparse(s.test)}:" if t is ast.If else \
+                f"for {unparse(s.target)} in {unparse(s.iter)}:"  # type: ignore[attr-defined]
+            lines += [ind + head, _source(s.body, ind + "    ")]  # type: ignore[attr-defined]
+            if s.orelse:  # type: ignore[attr-defined]
+                lines += [ind + "else:", _source(s.orelse, ind + "    ")]  # type: ignore[attr-defined]
+        else:
+            lines.append(textwrap.indent(ast.unparse(s), ind))
+    return "\n".join(lines)
 
 
 class _Unmark(ast.NodeTransformer):
