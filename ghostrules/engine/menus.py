@@ -21,9 +21,17 @@ misses (at most SHOWN_MAX entries, as ``by_label``). The locals a label that rea
 read once before its option's loop.
 A costly part written in several guards (the same condition, a definition's test with the same
 arguments) is computed once a call, where it is first met, into a local ``_wN`` (hoist.remembered).
+A part computed again where it was surely computed before (in the guard that holds, in the values that
+key the Action) is read from the local its first computation set (engine/once.py, ``computed_once``);
+a members list (``[q for q in domain if guard]``) whose guard shares such a part is written as the
+option's loop itself, the guard in it, and the function then runs, on a fault, its statements as
+written (``_mN_plain``), so as to fail as they fail.
 Guards and labels are evaluated in the generic loop's order, except that an option's label is
 computed right after its own guard holds (the generic loop tests all the values' guards of an option
-first): the options are the same, and only which of two faults is reported first could differ.
+first): the options are the same, and only which of two faults is reported first could differ (never
+for an option with a members list, see above).
+The Actions are listed first, the labels listed kept in ``_seen``, and numbered after, in one pass
+(``renumbered``), when two labels are equal (rarely).
 """
 
 from __future__ import annotations
@@ -35,7 +43,8 @@ from typing import Any, Callable
 from .actions import Action
 from .compile_expr import CONSTANT_NAME
 from .errors import SpecRuntimeError
-from .hoist import remembered
+from .hoist import inline_checks, remembered
+from .once import MEMBERS, RARE, SPEC, computed_once
 from .program import MenuI, MenuOptionI, Program
 
 MenuFn = Callable[[list, dict], list[Action]]
@@ -59,6 +68,8 @@ class _Writer:
         self.objects: list[Any] = []  # the function's own constants (caches, rules, the node): _K0, _K1, ...
         self.known: dict[int, str] = {}
         self.guards: list[tuple[int, str, str]] = []  # (line, indent, code) of each guard's ``if``
+        self.members: dict[int, str] = {}  # option -> its members list, when its loop is written here
+        self.numbered = True
 
     def const(self, value: Any) -> str:
         """The name under which the function sees ``value`` (a parameter's default: a fast local)."""
@@ -88,11 +99,13 @@ class _Writer:
     def write(self) -> tuple[str, str]:
         """(the source of a function that makes the decision's function from its constants, its name)."""
         node = self.node
+        self.numbered = not (len(node.options) == 1 and node.options[0].var is None)  # more than one Action?
         lines: list[str] = []
         for k, opt in enumerate(node.options):
             self.option(k, opt, lines)
-        head = ["    _out = []", "    _seen = {}"]
+        head = ["    _out = []"] + (["    _seen = {}"] if self.numbered else [])
         memos: list[str] = []
+        codes = [code for _, _, code in self.guards]
         if len(self.guards) > 1:  # a part of several guards computed once (engine/hoist.py)
             unset = self.const(_UNSET)
 
@@ -100,18 +113,26 @@ class _Writer:
                 memos.append(f"_w{len(memos)}")
                 return memos[-1]
 
-            codes = remembered([code for _, _, code in self.guards], self.exprs.is_global, memo, unset)
-            for (at, ind, _), code in zip(self.guards, codes):
-                lines[at] = f"{ind}if {code}:"
+            codes = remembered(codes, self.exprs.is_global, memo, unset)
             if memos:
                 head.append(f"    {' = '.join(memos)} = {unset}")
-        body = "\n".join(lines)
+        for (at, ind, _), code in zip(self.guards, codes):
+            lines[at] = f"{ind}if {SPEC}({code}):"
         name = self.exprs.fresh("_m")
-        tail = ["    if not _out:", f"        raise {self.const(no_options)}({self.const(node)})", "    return _out"]
+        fast, plain = computed_once("\n".join(lines), self.exprs.is_global, lambda: self.exprs.fresh("_t"),
+                                    self.members)
+        fail = f"raise {self.const(no_options)}({self.const(node)})"
+        tail = ["    if not _out:", f"        {fail}", "    return _out"]
+        if self.numbered:  # a label listed twice: the list numbered (renumbered), once, after the options
+            tail = ["    if len(_seen) < len(_out):", f"        return {self.const(renumbered)}(_out)", *tail]
         consts = [f"_K{i}" for i in range(len(self.objects))]
-        top = [f"def {name}_make({', '.join(consts)}):",
-               f"  def {name}(v, L{''.join(f', {k}={k}' for k in consts)}):"]
-        return "\n".join(top + head + [body] + tail + [f"  return {name}"]) + "\n", f"{name}_make"
+        params = f"(v, L{''.join(f', {k}={k}' for k in consts)}):"
+        top = [f"def {name}_make({', '.join(consts)}):"]
+        if plain is not None:  # a guard evaluated after an earlier option's label: the order as written on a fault
+            top += [f"  def {name}_plain{params}", *head, _indent(plain, 4), *tail]
+            fast = "\n".join(["try:", _indent(fast, 4), "except Exception:", f"    return {name}_plain(v, L)"])
+        top += [f"  def {name}{params}", *head, _indent(fast, 4), *tail, f"  return {name}"]
+        return inline_checks("\n".join(top) + "\n"), f"{name}_make"
 
     def option(self, k: int, opt: MenuOptionI, lines: list[str]) -> None:
         var = opt.var
@@ -137,24 +158,35 @@ class _Writer:
                 self.guard(lines, ind, self.option_code(opt.cond, None, local, None))
                 ind += "    "
         else:
+            looped = None
             if opt.members is not None:  # the values for which the guard holds, of the frame's locals
                 values = self.code(opt.members)
+                looped = members_loop(values, local)
+                if looped is not None:  # its loop written here, the guard's parts shared (engine/once.py)
+                    self.members[k] = values
+                    values = f"{MEMBERS}({k}, {looped[0]})"
+                else:
+                    values = f"{SPEC}({values})"
             elif opt.values is not None:
                 r = opt.values
                 values = f"range({r.start}, {r.stop})" if r.step == 1 else self.const(r)
             else:
-                values = "(" + "".join(f"{self.code(f)}, " for f in opt.item_fns) + ")"
+                values = "(" + "".join(f"{SPEC}({self.code(f)}), " for f in opt.item_fns) + ")"
             lines.append(f"{ind}for {local} in {values}:")
             ind += "    "
             if bound is not None:
                 lines.append(f"{ind}{bound}[{var!r}] = {local}")
-            if opt.members is None and opt.cond is not None:
+            if looped is not None:
+                self.guard(lines, ind, looped[1])
+                ind += "    "
+            elif opt.members is None and opt.cond is not None:
                 self.guard(lines, ind, self.option_code(opt.cond, var, local, bound))
                 ind += "    "
         label = self.option_code(opt.label, var, local, bound)
         rule = self.const(opt.rule)
         action = self.const(Action)
         key = f"({k}, {value})"
+        listed = [f"{ind}_out.append(_a)"] + ([f"{ind}_seen[_a.label] = _a"] if self.numbered else [])
         if opt.actions is not None:  # the label reads no slot: the Action kept by value and the locals it reads
             made = self.const(opt.actions)
             at = value
@@ -162,57 +194,82 @@ class _Writer:
                 lines.append(f"{ind}_at = ({value}{gets})")
                 at = "_at"
             lines += [f"{ind}_a = {made}.get({at})",
-                      f"{ind}if _a is None:",
-                      f"{ind}    _a = {made}[{at}] = {action}('choose', {key}, {label}, {rule})"]
-            self.listed(ind, action, key, rule, lines)
+                      f"{ind}if {RARE}(_a is None):",
+                      f"{ind}    _a = {made}[{at}] = {action}('choose', {key}, {SPEC}({label}), {rule})",
+                      *listed]
             return
         shown = self.const(opt.by_label)
         inputs = label_inputs(label)
         if inputs is None:  # a label that reads slots: the Action kept by value and label
-            lines += [f"{ind}_l = {label}",
-                      *numbered(ind, action, key, rule, by_label(ind + "    ", shown, value, action, key, rule))]
+            lines += [f"{ind}_l = {SPEC}({label})", *by_label(ind, shown, value, action, key, rule), *listed]
             return
         # a label made of display names and constants: the Action kept by value and the values named
         # (the label, and so the Action kept by value and label, is theirs)
         by_inputs = self.const({})
-        lines += [f"{ind}_at = ({value}, {''.join(f'{i}, ' for i in inputs)})",
+        lines += [f"{ind}_at = ({value}, {''.join(f'{SPEC}({i}), ' for i in inputs)})",
                   f"{ind}_a = {by_inputs}.get(_at)",
-                  f"{ind}if _a is None:",
-                  f"{ind}    _l = {label}",
+                  f"{ind}if {RARE}(_a is None):",
+                  f"{ind}    _l = {SPEC}({label})",
                   *by_label(ind + "    ", shown, value, action, key, rule),
                   f"{ind}    if len({by_inputs}) < {SHOWN_MAX}:",
-                  f"{ind}        {by_inputs}[_at] = _a"]
-        self.listed(ind, action, key, rule, lines)
+                  f"{ind}        {by_inputs}[_at] = _a",
+                  *listed]
 
     def guard(self, lines: list[str], ind: str, code: str) -> None:
         """The line ``if code:`` (its code rewritten by ``write`` when a part of it is in other guards)."""
         self.guards.append((len(lines), ind, code))
         lines.append(f"{ind}if {code}:")
 
-    @staticmethod
-    def listed(ind: str, action: str, key: str, rule: str, lines: list[str]) -> None:
-        """Lines appending the Action ``_a`` to the list, numbered if its label is listed already."""
-        lines += [f"{ind}_l = _a.label", *numbered(ind, action, key, rule, [])]
+
+def _indent(text: str, n: int) -> str:
+    return "\n".join(" " * n + line for line in text.splitlines())
 
 
-def numbered(ind: str, action: str, key: str, rule: str, first: list[str]) -> list[str]:
-    """Lines appending to the list the option's Action of label ``_l``: a new one numbered
-    (``"label #2"``) when the label is listed already, else ``_a``, which the lines ``first`` (indented
-    under the ``else``) set when it is not set before."""
-    return [f"{ind}if _l in _seen:",
-            f"{ind}    _seen[_l] += 1",
-            f"{ind}    _out.append({action}('choose', {key}, f'{{_l}} #{{_seen[_l]}}', {rule}))",
-            f"{ind}else:",
-            f"{ind}    _seen[_l] = 1",
-            *first,
-            f"{ind}    _out.append(_a)"]
+def members_loop(code: str, local: str) -> tuple[str, str] | None:
+    """(the domain, the guard with its variable read from ``local``) of the members list ``code``
+    (``[q for q in domain if guard]``, compile_expr's, in parentheses), else None (another form: a
+    helper's call)."""
+    tree = ast.parse(code, mode="eval").body
+    if type(tree) is not ast.ListComp or len(tree.generators) != 1:
+        return None
+    gen = tree.generators[0]
+    if type(gen.target) is not ast.Name or type(tree.elt) is not ast.Name or tree.elt.id != gen.target.id or \
+            gen.is_async or not gen.ifs:
+        return None
+    q = gen.target.id
+    if any(type(n) is ast.Name and n.id == local for n in ast.walk(tree)):
+        return None
+    for n in ast.walk(tree):
+        if type(n) is ast.Name and n.id == q:
+            n.id = local
+    guard = " and ".join(f"({ast.unparse(x)})" for x in gen.ifs) if len(gen.ifs) > 1 else ast.unparse(gen.ifs[0])
+    return ast.unparse(gen.iter), guard
+
+
+def renumbered(options: list[Action]) -> list[Action]:
+    """``options`` (a decision's Actions, in order) with each label met before numbered: the second
+    Action of label ``"label"`` becomes a new Action ``"label #2"`` (the same kind, key and rule), the
+    third ``"label #3"``...; the first of each label is kept as it is. The generic loop numbers them
+    so as it lists them (State._menu_options_generic); a generated function lists them first and
+    numbers them here, when two labels are equal (rarely)."""
+    seen: dict[str, int] = {}
+    out = []
+    for a in options:
+        label = a.label
+        if label in seen:
+            seen[label] += 1
+            out.append(Action(a.kind, a.key, f"{label} #{seen[label]}", a.rule))
+        else:
+            seen[label] = 1
+            out.append(a)
+    return out
 
 
 def by_label(ind: str, shown: str, value: str, action: str, key: str, rule: str) -> list[str]:
     """Lines setting ``_a`` to the Action of the option's value and label ``_l``: the one kept in
     ``by_label`` (``shown``), else a new one, kept there while it holds fewer than SHOWN_MAX."""
     return [f"{ind}_a = {shown}.get(({value}, _l))",
-            f"{ind}if _a is None:",
+            f"{ind}if {RARE}(_a is None):",
             f"{ind}    _a = {action}('choose', {key}, _l, {rule})",
             f"{ind}    if len({shown}) < {SHOWN_MAX}:",
             f"{ind}        {shown}[({value}, _l)] = _a"]
