@@ -83,7 +83,7 @@ def test_fault_at_any_depth_leaves_the_state_unchanged(name: str, params: dict,
 # (_t\d+, Exception, set, _firsts, _members and .get: the helpers of engine/hoist.py, which compute loop-invariant
 # and repeated parts into temporaries, speculatively; _p\d+: a procedure's fixed parameters held in
 # variables; _U: the state's undo list, _S._undo)
-_BLOCK_NAMES = re.compile(r"^(v|L|F|_S|tracing|_i|_x|_y|_mh|_ma|_k|_vs|_n|_c|_r|_e|_U|_p\d+|_h\d+|_q\d+|_k\d+|_d\d+|_t\d+|a\d+|_b\d+_\d+|_ck|_bad|_first|_firsts|_members|set|"
+_BLOCK_NAMES = re.compile(r"^(v|L|F|_S|tracing|_i|_x|_y|_mh|_ma|_k|_vs|_n|_c|_cv|_r|_e|_U|_p\d+|_h\d+|_q\d+|_k\d+|_d\d+|_t\d+|a\d+|_b\d+_\d+|_ck|_bad|_first|_firsts|_members|set|"
                           r"_within|_within_list|_match|_div|_mod|sum|any|all|next|iter|min|max|abs|str|len|range|hasattr|"
                           r"_label)$")
 _BLOCK_ATTRS = {"count", "join", "pop", "append", "get", "stack", "_undo", "rule", "block_pc", "__traceback__", "tb_lineno", "_out_of_range", "_trace_set", "_move", "_move_fails", "_trace_move",
@@ -96,7 +96,8 @@ def _audit_block_source(source: str) -> list[str]:
                ast.While, ast.Break, ast.Continue, ast.Pass, ast.Try, ast.ExceptHandler, ast.Raise, ast.Expr,
                ast.Load, ast.Store, ast.Name, ast.Constant, ast.Subscript, ast.Slice, ast.BinOp, ast.UnaryOp,
                ast.BoolOp, ast.Compare, ast.IfExp, ast.Call, ast.GeneratorExp, ast.comprehension, ast.Tuple,
-               ast.List, ast.ListComp, ast.Dict, ast.keyword, ast.Attribute, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+               ast.List, ast.ListComp, ast.Dict, ast.keyword, ast.Attribute, ast.operator, ast.unaryop, ast.boolop, ast.cmpop,
+               ast.NamedExpr)  # (a check written in place holds its value in _cv: engine/passed.py)
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, allowed):
             bad.append(f"node {type(node).__name__}")

@@ -382,7 +382,7 @@ def test_no_python_eval_in_the_package() -> None:
     assert found and {f.split(":")[0] for f in found} == {"engine/compile_expr.py"}
 
 
-_GENERATED_NAMES = re.compile(r"^(v|L|_q\d+|_k\d+|_d\d+|a\d+|_c|_ck|_bad|_first|_within|_within_list|_match|_div|_mod|sum|any|all|next|min|max|abs|str|_label|"
+_GENERATED_NAMES = re.compile(r"^(v|L|_q\d+|_k\d+|_d\d+|a\d+|_cv|_ck|_bad|_first|_within|_within_list|_match|_div|_mod|sum|any|all|next|min|max|abs|str|_label|"
                               r"range)$")
 
 
@@ -393,7 +393,7 @@ def _audit_generated(source: str) -> list[str]:
                ast.arg, ast.Load, ast.Store, ast.Name, ast.Constant, ast.Subscript, ast.Slice, ast.BinOp,
                ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Call, ast.GeneratorExp, ast.comprehension,
                ast.Tuple, ast.ListComp, ast.Dict, ast.keyword, ast.Attribute, ast.operator, ast.unaryop, ast.boolop, ast.cmpop,
-               ast.NamedExpr)  # (a check written in place holds its value in _c: engine/passed.py)
+               ast.NamedExpr)  # (a check written in place holds its value in _cv: engine/passed.py)
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if not isinstance(node, allowed):

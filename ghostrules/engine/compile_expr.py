@@ -196,13 +196,15 @@ class ExprCompiler(SlotPatterns):
         return fn
 
     def _hoisted(self, code: str) -> str:
-        """``code`` with its quantifiers' loop-invariant parts computed once (engine/hoist.py)."""
+        """``code`` with its quantifiers' loop-invariant parts computed once (engine/hoist.py) and its
+        range checks written in place, without a call (engine/hoist.inline_checks, engine/passed.py)."""
         if not self.optimise:
             return code
         if "_first(v, " in code:
             code = fold_first_tests(code)
-        return inline_checks(hoist(code, lambda source: self.define(inline_checks(source), "<hoisted>"),
-                                   lambda prefix: f"{prefix}{next(self._hoisted_ids)}", self._hoisted_helpers))
+        return checks_in_place(inline_checks(hoist(
+            code, lambda source: self.define(checks_in_place(inline_checks(source), "exec"), "<hoisted>"),
+            lambda prefix: f"{prefix}{next(self._hoisted_ids)}", self._hoisted_helpers)))
 
     def constant(self, value: Any) -> str:
         """The name under which generated code sees ``value`` (an instruction, a table, a function)."""
@@ -403,7 +405,7 @@ class ExprCompiler(SlotPatterns):
         self._def_bodies[name] = code
         code = self._hoisted(code)
         if self.optimise:  # a parameter's check passed before is left out (engine/passed.py)
-            code = checks_in_place(checks_passed_left_out(code))
+            code = checks_passed_left_out(code)
         self.sources.append(f"def {fname}({params}):\n    return {code}\n")
         source = self._compile(f"def {fname}({params}):\n    return {code}\n", f"<spec {where.file}:{where.line}>",
                                     "exec")

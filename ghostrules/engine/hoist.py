@@ -751,8 +751,9 @@ def remembered(codes: list[str], is_global: Callable[[str], bool], fresh: Callab
     so the same value, or the same error at the same place. A part is taken when it reads no local
     other than ``v`` and ``L`` (``is_global`` names the rest), lies in no quantifier or lambda (where an
     assignment expression is not allowed or would be bound each time), is not what a loop consumes
-    (an argument of ``any``, ``sum`` ...: a generator is used up once), and is written in two places
-    not inside one part taken (a part inside one is computed once with it)."""
+    (an argument of ``any``, ``sum`` ...: a generator is used up once), holds the reads of what it
+    assigns (a check written in place, engine/passed.py, is taken whole or not at all), and is written
+    in two places not inside one part taken (a part inside one is computed once with it)."""
     trees = [ast.parse(code, mode="eval").body for code in codes]
     keys: dict[int, str] = {}
     found: list[tuple[str, list[str]]] = []  # (key, the keys of the candidates around it, nearest first)
@@ -760,7 +761,11 @@ def remembered(codes: list[str], is_global: Callable[[str], bool], fresh: Callab
     def candidate(node: ast.expr) -> bool:
         if _is_trivial(node) or _cost(node) < CSE_WORTH:
             return False
-        bound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        stores = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+        bound = set(stores)
+        loads = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        if any(loads.count(name) < stores.count(name) for name in bound):
+            return False  # an assignment read outside the part (a check written in place: taken whole or not)
         return all(n.id in ("v", "L") or n.id in bound or is_global(n.id)
                    for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
 

@@ -171,7 +171,9 @@ class Reads:
                 if key is not None:
                     self.visit(key, known)
                 self.visit(value, known)
-        elif isinstance(node, (ast.Lambda, ast.DictComp, ast.NamedExpr)):
+        elif isinstance(node, ast.NamedExpr):  # a check written in place (checks_in_place): its value
+            self.visit(node.value, known)
+        elif isinstance(node, (ast.Lambda, ast.DictComp)):
             return  # not generated: left as it is
         else:  # the others evaluate their parts in the order of their fields, every one of them
             for child in ast.iter_child_nodes(node):
@@ -223,38 +225,36 @@ def checks_passed_left_out(code: str) -> str:
     return reads.apply(code) if reads.edits else code
 
 
-CHECKED = "_c"  # the local that a check written in place holds its value in (never another generated name)
+CHECKED = "_cv"  # the local that a check written in place holds its value in (never another generated name)
 
 
-def checks_in_place(code: str) -> str:
-    """A definition's body (one expression) with each check ``_ck(x, n, k)`` of a computed x written in
-    place, as ``(_c if 0 <= (_c := x) < n else _bad(k))``: the value computed once, as by the call, and
-    the same value or the same error without the call. ``_c`` is read right after its assignment, with
-    only the comparisons in between, so checks within x, or in a generator run meanwhile, cannot
-    change it before it is read. A check inside a comprehension's iterable (where Python allows no
-    assignment expression) stays a call."""
+def checks_in_place(code: str, mode: str = "eval") -> str:
+    """Generated code (``mode`` "eval": an expression, a definition's body; "exec": a helper's
+    definition, engine/hoist.py) with each check ``_ck(x, n, k)`` of a computed x written in
+    place, as ``(_cv if 0 <= (_cv := x) < n else _bad(k))``: the value computed once, as by the call, and
+    the same value or the same error without the call. ``_cv`` is read right after its assignment, with
+    only the comparisons in between, so checks within x cannot change it before it is read. A check
+    inside a comprehension stays a call: there ``_cv`` would be a cell of the enclosing function (made
+    at each of its calls, carried by each comprehension made), which costs more than the calls saved
+    (and in a comprehension's iterable Python allows no assignment expression)."""
     if "_ck(" not in code:
         return code
-    tree = ast.parse(code, mode="eval")
+    tree = ast.parse(code, mode=mode)
     if any(isinstance(node, ast.Name) and node.id == CHECKED for node in ast.walk(tree)):
         return code  # (never generated so: the name is kept for the checks)
-    _InPlace().visit(tree)
-    return ast.unparse(tree)
+    writer = _InPlace()
+    writer.visit(tree)
+    return ast.unparse(tree) if writer.changed else code
 
 
 class _InPlace(ast.NodeTransformer):
-    """Writes the checks ``_ck(x, n, k)`` in place (``checks_in_place``), those in a comprehension's
-    iterable excepted."""
+    """Writes the checks ``_ck(x, n, k)`` in place (``checks_in_place``), those in a comprehension
+    (or a lambda) excepted; ``changed``: has it written one?"""
+
+    changed = False
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
-            for gen in node.generators:  # the iterables are left as they are, the rest visited
-                gen.ifs = [self.visit(c) for c in gen.ifs]
-            for field in ("elt", "key", "value"):
-                if hasattr(node, field):
-                    setattr(node, field, self.visit(getattr(node, field)))
-            return node
-        if isinstance(node, ast.Lambda):
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.Lambda)):
             return node
         node = super().generic_visit(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_ck" and \
@@ -263,5 +263,6 @@ class _InPlace(ast.NodeTransformer):
             held = ast.Name(CHECKED, ast.Store())
             test = ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()], [ast.NamedExpr(held, value), n])
             bad = ast.Call(ast.Name("_bad", ast.Load()), [what], [])
+            self.changed = True
             return ast.IfExp(test, ast.Name(CHECKED, ast.Load()), bad)
         return node
