@@ -154,7 +154,7 @@ def test_a_fault_in_play_raises_as_apply_action_and_rolls_back_where_seen(monkey
 
 # ---- the generated source: the expressions' own forms, names of constants only ------------------
 _NAMES = re.compile(r"^(v|L|_a|_l|_at|_out|_seen|_cv|_w\d+|_x\d+|_t\d+|_g\d+_\d+|_L\d+|_K\d+|_m\d+|_m\d+_plain|_q\d+|_k\d+|_d\d+|_t\d+|_ck|_bad|"
-                    r"_first|_firsts|_members|_within|_within_list|_match|_div|_mod|_label|sum|any|all|next|min|max|abs|"
+                    r"_first|_firsts|_members|_within|_within_list|_match|_pick|_pick_at|_div|_mod|_label|sum|any|all|next|min|max|abs|"
                     r"str|len|range|set|Exception)$")
 
 

@@ -382,7 +382,7 @@ def test_no_python_eval_in_the_package() -> None:
     assert found and {f.split(":")[0] for f in found} == {"engine/compile_expr.py"}
 
 
-_GENERATED_NAMES = re.compile(r"^(v|L|_q\d+|_k\d+|_d\d+|a\d+|_cv|_ck|_bad|_first|_within|_within_list|_match|_div|_mod|sum|any|all|next|min|max|abs|str|_label|"
+_GENERATED_NAMES = re.compile(r"^(v|L|_q\d+|_k\d+|_d\d+|a\d+|_cv|_ck|_bad|_first|_within|_within_list|_match|_pick|_pick_at|_div|_mod|sum|any|all|next|min|max|abs|str|_label|"
                               r"range)$")
 
 

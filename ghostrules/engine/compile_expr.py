@@ -13,6 +13,10 @@ given as a literal (``True``, ``3``) makes ``not True``, ``3 == 3``, ``False and
 them (``True and x`` is ``x``; ``x and True`` is kept, since x is evaluated and its value is the
 answer when false). So no dead branch is left in the code, nor moved out of a loop (engine/hoist.py).
 
+A quantifier's leading conditions that read the state only through the bound variable's slot
+(``at[g] != deck and at[g] != gone``) are decided when compiling for every value the slot may hold,
+and the loop runs over the places that pass, listed in C (``_slot_filter``).
+
 At the end, ``scan_of``: a draw's members function of the form this module gives a slot scan
 (``_match(v, offset, n, t)``, perhaps filtered by conditions on the place and constant tables alone)
 is recognised from its source (``fn.fast``) and a function is generated that counts its outcomes
@@ -41,10 +45,11 @@ from .hoist import hoist, inline_checks, read_once
 from .layout import Layout
 from .passed import checks_in_place, checks_passed_left_out
 from .patterns import SlotPatterns, _conjuncts
-from .runtime import _RUNTIME, _no_text
+from .runtime import _RUNTIME, Picks, _no_text
 
 Fn = Callable[[list, dict], Any]
 Scope = dict[str, str]
+_Truth = tuple[dict[int, bool], Callable[[int], Any]]  # a condition's truth for each value, and its test
 
 
 _NOT_STATIC = re.compile(r"\bv\b|\bL\b|\ba\d+\b")   # reads the state, a local or a definition's parameter
@@ -84,6 +89,10 @@ class ExprCompiler(SlotPatterns):
         # the generated functions' globals: run-time helpers, constants, tables, definitions
         self._ns: dict[str, Any] = dict(_RUNTIME)
         self._consts: dict[tuple[type, Any], str] = {}
+        # _slot_filter's tables: (condition of _x, lowest, highest value) -> (its truth for each value,
+        # its test), None when it fails for some value; (slots read, test) -> the name of their Picks
+        self._truths: dict[tuple[str, int, int], _Truth | None] = {}
+        self._picks: dict[tuple, str] = {}
         self._ids = itertools.count()
         self._hoisted_ids = itertools.count(10_000_000)  # the names of hoisted helpers (engine/hoist.py)
         self._hoisted_helpers: dict[str, str] = {}  # hoist's ``shared``
@@ -572,6 +581,7 @@ class ExprCompiler(SlotPatterns):
             codes = [code for code in (self._bool(c, inner) for c in conjuncts) if code != "True"]
             if self.optimise and pattern is None and size is not None and codes:
                 values, codes = self._static_filter(q, size, values, codes)
+                values, codes = self._slot_filter(q, size, values, codes)
             cond = " and ".join(codes) or None
             body = None
             if body_e is not None:
@@ -660,6 +670,84 @@ class ExprCompiler(SlotPatterns):
             self._consts[key] = self._const(operator.itemgetter(*slots))
         return f"{self._consts[key]}(v)"
 
+    def _slot_filter(self, q: str, size: int, values: str, codes: list[str]) -> tuple[str, list[str]]:
+        """The leading conditions that read the state only as the bound variable's slot ``v[O + q]``
+        (one offset O), and otherwise constants, are decided for every value those slots can hold
+        (their declared ranges) into a table, and leave the loop: the places whose slot value passes
+        are listed in C (``_pick``, ``_pick_at``: engine/runtime.py), and the loop runs over them. Only
+        a prefix is taken, each condition failing for no value, so the conditions left are evaluated
+        for the same places in the same order, with the same values and errors (a value outside the
+        declared ranges is tested by the conditions' own code)."""
+        places = self._places(size, values)
+        if places is None or len(places) < 2:
+            return values, codes
+        read = _slot_read(q)
+        offset: int | None = None
+        taken: list[str] = []  # the conditions taken, on _x
+        rest = list(codes)
+        while rest:
+            parts = _and_parts(rest[0]) if read.search(rest[0]) else [rest[0]]
+            k = 0
+            for part in parts:
+                found = {int(m.group(1) or m.group(2) or 0) for m in read.finditer(part)}
+                on_x = read.sub("_x", part)
+                if len(found) != 1 or (offset is not None and found != {offset}) or \
+                        _NOT_STATIC.search(on_x) is not None or _QVARS.search(on_x) is not None or \
+                        self._truth(on_x, next(iter(found)), places) is None:  # fails for a value, or too many
+                    break
+                offset = found.pop()
+                taken.append(on_x)
+                k += 1
+            if k < len(parts):
+                if k:  # the condition's other parts stay, in their order
+                    rest[0] = " and ".join(f"({part})" for part in parts[k:])
+                break
+            rest.pop(0)
+        if offset is None:
+            return values, codes
+        truth = self._truth(" and ".join(f"({c})" for c in taken) if len(taken) > 1 else taken[0], offset, places)
+        assert truth is not None  # each condition is decided for every value, so their conjunction is
+        if places[-1] - places[0] == len(places) - 1:  # one stretch of slots: a slice of the values
+            key = (offset + places[0], offset + places[-1] + 1, truth[1])
+            if key not in self._picks:
+                self._picks[key] = self._const(Picks(range(places[0], places[-1] + 1), *truth))
+            return f"_pick(v, {key[0]}, {key[1]}, {self._picks[key]})", rest
+        at = tuple(offset + p for p in places)
+        if (at, truth[1]) not in self._picks:
+            self._picks[(at, truth[1])] = self._const(Picks(tuple(places), *truth, operator.itemgetter(*at)))
+        return f"_pick_at(v, {self._picks[(at, truth[1])]})", rest
+
+    def _places(self, size: int, values: str) -> Sequence[int] | None:
+        """The values a quantifier's variable takes (its domain, or the constant tuple ``_static_filter``
+        left of it), or None when the code of ``values`` is neither."""
+        if values == f"range({size})":
+            return range(size)
+        if CONSTANT_NAME.fullmatch(values) and type(self._ns.get(values)) is tuple:
+            return self._ns[values]  # type: ignore[no-any-return]
+        return None
+
+    def _truth(self, code: str, offset: int, places: Sequence[int]) -> _Truth | None:
+        """The truth table of the condition ``code`` of ``_x`` for every value the slots ``offset + p``
+        (p in ``places``) can hold, and the condition itself (``lambda _x: code``). None when a slot is
+        unknown, the values are too many (TRUTH_LIMIT) or the condition raises for one of them."""
+        flats = [offset + p for p in places]
+        if flats[-1] >= self.layout.size or min(flats) < 0:
+            return None
+        lo = min(self.layout.lows[f] for f in flats)
+        hi = max(self.layout.highs[f] for f in flats)
+        if hi - lo >= TRUTH_LIMIT:
+            return None
+        key = (code, lo, hi)
+        if key not in self._truths:
+            self._truths[key] = None
+            try:
+                test = eval(compile(f"lambda _x: {code}", "<slot filter>", "eval"), self._ns)  # noqa: S307
+                table = {x: bool(test(x)) for x in range(lo, hi + 1)}
+            except Exception:  # noqa: BLE001 - a condition that can fail stays in the loop
+                return None
+            self._truths[key] = (table, test)
+        return self._truths[key]
+
     # ---- domain compatibility (a domain may extend another: its first symbols are the other's) --
     def _base_of(self, base: str, d: str) -> bool:
         return self.names.base_of(base, d)
@@ -683,6 +771,35 @@ _BOOLS = {"False": 0, "True": 1}  # the codes of the constant conditions, with t
 _LITERAL = re.compile(r"\d+|\(-\d+\)|True|False")
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+TRUTH_LIMIT = 256  # the most values a slot filter's table (ExprCompiler._slot_filter) is made for
+
+
+def _and_parts(code: str) -> list[str]:
+    """The operands of a condition's ``and`` (nested ones too), in evaluation order, as source text
+    (each may need parentheses), or [code] when it is no ``and``."""
+    tree = ast.parse(code, mode="eval").body
+    if not (isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And)):
+        return [code]
+    parts: list[str] = []
+
+    def walk(node: ast.expr) -> None:
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+            for value in node.values:
+                walk(value)
+        else:
+            part = ast.get_source_segment(code, node)
+            assert part is not None
+            parts.append(part)
+
+    walk(tree)
+    return parts
+
+
+def _slot_read(q: str) -> re.Pattern[str]:
+    """The reads ``v[(O + q)]`` (or ``v[O + q]``, ``v[q]``) of the slot of the bound variable ``q``."""
+    return re.compile(rf"\bv\[(?:\((\d+) \+ {q}\)|(\d+) \+ {q}|{q})\]")
 
 
 def _compare(a: str, op: str, b: str) -> str:

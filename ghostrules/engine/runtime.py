@@ -2,9 +2,12 @@
 
 Each is a small function of plain values (the value list, an index, a domain size); the generated
 functions see them in their globals under these names (``_RUNTIME``), and nothing else of Python.
-One keeps something between calls: ``_members`` (a loop's set of a run's values, engine/hoist.py)
+Two, ``_pick`` and ``_pick_at``, list the places of a quantifier whose slot values pass conditions
+decided for every value when compiling (a table of them, ``Picks``), with no Python loop.
+Some keep something between calls: ``_members`` (a loop's set of a run's values, engine/hoist.py)
 keeps the last set made of each run with a copy of its values, and gives it again only while the
-run holds the same values, so its answer is always that of a new set.
+run holds the same values, so its answer is always that of a new set; ``_pick`` and ``_pick_at``
+keep the last places they found with the values they read, the same way.
 
 At the end, ``nth``: what game.play's loop uses to find a draw's outcome among the slots a counted
 draw scanned (``compile_expr.scan_of``) without listing the outcomes.
@@ -12,7 +15,9 @@ draw scanned (``compile_expr.scan_of``) without listing the outcomes.
 
 from __future__ import annotations
 
-from typing import Sequence
+from itertools import compress
+from operator import itemgetter
+from typing import Any, Callable, Sequence
 
 from .errors import SpecRuntimeError
 
@@ -80,6 +85,55 @@ def _match(v: list, offset: int, n: int, x: int) -> list[int]:
     return out
 
 
+class Picks:
+    """What ``_pick`` and ``_pick_at`` know of one quantifier's slot filter (engine/compile_expr.py,
+    ``ExprCompiler._slot_filter``): its places (one for each slot read, in order), ``passes`` (for each
+    value the slots' declared ranges allow: does it pass the filter's conditions), ``test`` (the
+    conditions' own code, for any other value), ``get`` (for slots apart: an itemgetter of two or
+    more of them), and the last run of values seen with the places that passed then."""
+
+    __slots__ = ("places", "passes", "test", "get", "run", "picked")
+
+    def __init__(self, places: Sequence[int], passes: dict[int, bool], test: Callable[[int], Any],
+                 get: Callable[[list], tuple[int, ...]] | None = None) -> None:
+        self.places = places
+        self.passes = passes
+        self.test = test
+        self.get = get
+        self.run: Sequence[int] | None = None
+        self.picked: tuple[int, ...] = ()
+
+    def pick(self, run: Sequence[int]) -> tuple[int, ...]:
+        """The places whose value in ``run`` passes (kept with ``run`` for the next call)."""
+        try:
+            picked = tuple(compress(self.places, itemgetter(*run)(self.passes)))
+        except KeyError:  # a value outside the declared ranges: each tested by the conditions' own code
+            test = self.test
+            picked = tuple(p for p, x in zip(self.places, run) if test(x))
+        self.run = run
+        self.picked = picked
+        return picked
+
+
+def _pick(v: list, i: int, j: int, picks: Picks) -> tuple[int, ...]:
+    """The places of the run of slots v[i:j] (j - i >= 2) whose values pass ``picks``'s filter: the
+    same as the last call's when the run holds the same values (comparing them costs less than
+    testing them), else found in C. A tuple, never an iterator (engine/hoist.py may compute it once
+    for the passes of a loop around it)."""
+    run = v[i:j]
+    if run == picks.run:
+        return picks.picked
+    return picks.pick(run)
+
+
+def _pick_at(v: list, picks: Picks) -> tuple[int, ...]:
+    """``_pick`` for slots apart (``picks.get`` gives their values)."""
+    run = picks.get(v)  # type: ignore[misc]
+    if run == picks.run:
+        return picks.picked
+    return picks.pick(run)
+
+
 def _label(names: tuple[str, ...], x: int) -> str:
     """The display name of a domain value (``none`` for -1), as Layout.label gives it."""
     if x >= 0:
@@ -114,7 +168,7 @@ def _mod(x: int, y: int) -> int:
     return x % y if y else 0
 
 
-_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_firsts": _firsts, "_members": _members, "_match": _match, "_div": _div, "_mod": _mod}
+_RUNTIME = {"_ck": _ck, "_bad": _bad, "_label": _label, "_within": _within, "_within_list": _within_list, "_first": _first, "_firsts": _firsts, "_members": _members, "_match": _match, "_pick": _pick, "_pick_at": _pick_at, "_div": _div, "_mod": _mod}
 
 
 def nth(values: Sequence[int], x: int, hits: int, j: int) -> int:
