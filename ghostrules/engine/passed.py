@@ -9,6 +9,9 @@ read. ``Reads`` follows what holds (``Known``) through an expression's syntax tr
 gives the edits to its source; the blocks (engine/blocks.py) carry ``Known`` from line to line of a
 block, the definitions (compile_expr) use it within one body. An error is so raised by the same check
 as before: the first one that fails, which is never one left out.
+
+A check of a computed value (``_ck(x, n, k)``: a slot read that may hold ``none``) is written in place
+(``checks_in_place``), without the call of the helper, where that costs less.
 """
 
 from __future__ import annotations
@@ -203,7 +206,6 @@ class Reads:
             at = end
         out.append(src[at:])
         return "".join(out)
-
 
 
 def whole_number(node: Any) -> int | None:
