@@ -48,6 +48,24 @@ def test_members_is_the_set_of_the_run_whatever_was_asked_before(runs: list[list
         assert _members(v, a, a + n) == frozenset(v[a:a + n])
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 69), _VALUES), max_size=12), st.integers(0, 4), _VALUES)
+def test_first_of_a_long_run_written_between_lookups_is_that_of_its_values_now(
+        writes: list[tuple[int, int]], offset: int, x: int) -> None:
+    """_first keeps a long run's table of first places while the run holds the same values: a write to
+    the same list (or another list) between two lookups is seen, whether the table was made or not."""
+    v = [k % 3 for k in range(70)]
+    for slot, value in writes:
+        v[slot] = value
+        n = 70 - offset
+        run = v[offset:]
+        for y in (x, -1, 0, 1, 2, 3, x):  # looked up again and again unchanged: found in its table
+            assert _first(v, offset, n, y) == (run.index(y) if y in run else -1)
+        w = list(v)
+        w[slot] = 7
+        assert _first(w, offset, n, 7) == (w[offset:].index(7) if 7 in w[offset:] else -1)
+
+
 @pytest.mark.parametrize("x", [-1, 0, 2])
 @pytest.mark.parametrize("n", [0, 1, 5, 31, 32, 65])
 def test_match_with_all_hits_and_no_hits(x: int, n: int) -> None:

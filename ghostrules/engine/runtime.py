@@ -33,13 +33,38 @@ def _bad(what: str) -> int:
     raise SpecRuntimeError(what)
 
 
+# _first's last values of each long run, by its first slot: (the values, their table of first places
+# or None, whether the run was looked up again holding them)
+_RUN_FIRSTS: dict[int, tuple[list, dict[int, int] | None, bool]] = {}
+
+
 def _first(v: list, offset: int, n: int, x: int) -> int:
-    """The first k with v[offset + k] == x, or -1 (``first(g in D if S[g] == x)``)."""
+    """The first k with v[offset + k] == x, or -1 (``first(g in D if S[g] == x)``).
+    A long run's first places are put in a table (``_firsts``), kept with a copy of the run's values
+    and looked up there while the run holds the same values: comparing the run slot by slot costs
+    less than searching it. The table is made when the run is looked up again unchanged, or at once
+    when the run's values before were (a run mostly looked up several times between changes); a run
+    that changes between lookups is searched, which costs less than making its table. The answer
+    depends only on the values compared (the slots hold ints, which a dict finds as ``==`` does), so
+    it is right whatever wrote ``v`` in between (and for any state or game sharing this process)."""
+    run = v[offset:offset + n]
     if n < 32:  # a short run: copied and tested, cheaper than the exception a miss raises
-        run = v[offset:offset + n]
         return run.index(x) if x in run else -1
+    got = _RUN_FIRSTS.get(offset)
+    if got is not None and got[0] == run:
+        table = got[1]
+        if not got[2]:  # looked up again unchanged
+            if table is None:
+                table = _firsts(run, 0, len(run))
+            _RUN_FIRSTS[offset] = (run, table, True)
+        return table.get(x, -1)  # type: ignore[union-attr]  # made above when None
+    if got is not None and got[2]:
+        table = _firsts(run, 0, len(run))
+        _RUN_FIRSTS[offset] = (run, table, False)
+        return table.get(x, -1)
+    _RUN_FIRSTS[offset] = (run, None, False)
     try:
-        return v.index(x, offset, offset + n) - offset
+        return run.index(x)
     except ValueError:
         return -1
 
