@@ -188,21 +188,22 @@ class _Once:
                 return
             if spec == _READ:
                 p = None
-        if t is ast.BoolOp:
-            self.expr(node.values[0], known, spec)
+        if t is ast.BoolOp or t is ast.Compare:
+            # the first operand (a comparison's first two) always runs; the others only when those
+            # before them let them, so what they compute is known after them alone
+            if t is ast.BoolOp:
+                always, maybe = node.values[:1], node.values[1:]
+            else:
+                always, maybe = [node.left, node.comparators[0]], node.comparators[1:]
+            for value in always:
+                self.expr(value, known, spec)
             later = dict(known)
-            for value in node.values[1:]:
+            for value in maybe:
                 self.expr(value, later, spec)
         elif t is ast.IfExp:
             self.expr(node.test, known, spec)
             self.expr(node.body, dict(known), spec)
             self.expr(node.orelse, dict(known), spec)
-        elif t is ast.Compare:
-            self.expr(node.left, known, spec)
-            self.expr(node.comparators[0], known, spec)
-            later = dict(known)
-            for value in node.comparators[1:]:
-                self.expr(value, later, spec)
         elif t is ast.Call:
             self.expr(node.func, known, spec)
             uses_up = type(node.func) is ast.Name and node.func.id in _CONSUMERS
