@@ -320,11 +320,8 @@ class Machine:
         """Run a ``move`` (the blocks write the same steps in place, engine/blocks.py)."""
         src = ins.src(v, L)
         dst = ins.dst(v, L)
-        if ins.per_width:
-            layout = self.game.layout
-            if (src - layout.slots[ins.src_slot].offset) % ins.per_width != \
-                    (dst - layout.slots[ins.dst_slot].offset) % ins.per_width:
-                self._move_fails(ins, src, dst, 0, 0)
+        if ins.per_width and self._other_kinds(ins, src, dst):
+            self._move_fails(ins, src, dst, 0, 0)
         have = v[src]
         amount = have if ins.amount is None else ins.amount(v, L)
         if amount < 0:
@@ -341,14 +338,19 @@ class Machine:
             if self.tracing:
                 self._trace_move(ins, amount, src, dst)
 
+    def _other_kinds(self, ins: MoveI, src: int, dst: int) -> bool:
+        """Are the cells ``src`` and ``dst`` of a pool kept per kind (``ins.per_width`` kinds) of different
+        kinds? (The blocks write the same test in place, engine/blocks.py.)"""
+        slots = self.game.layout.slots
+        return (src - slots[ins.src_slot].offset) % ins.per_width != (dst - slots[ins.dst_slot].offset) % ins.per_width
+
     def _move_fails(self, ins: MoveI, src: int, dst: int, amount: int, have: int) -> None:
         """Raise the error of a ``move`` of ``amount`` from flat position ``src`` (holding ``have``) to
         ``dst`` that cannot be made, the first of its checks that fails, in their order: between
         different kinds (``per_width``), a negative amount, more than the source holds, more than the
         target can take (not with ``upto``)."""
         layout = self.game.layout
-        if ins.per_width and (src - layout.slots[ins.src_slot].offset) % ins.per_width != \
-                (dst - layout.slots[ins.dst_slot].offset) % ins.per_width:
+        if ins.per_width and self._other_kinds(ins, src, dst):
             raise SpecRuntimeError(f"move between different kinds of {ins.pool}")
         if amount < 0:
             raise SpecRuntimeError(f"cannot move a negative amount ({amount})")
