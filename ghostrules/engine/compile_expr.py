@@ -662,13 +662,17 @@ class ExprCompiler(SlotPatterns):
         (increasing): a slice of ``v`` when they are one stretch, else a constant itemgetter's tuple."""
         if not places:
             return "()"
-        if places[-1] - places[0] == len(places) - 1:
+        if _one_stretch(places):
             return f"v[{offset + places[0]}:{offset + places[-1] + 1}]"
-        slots = tuple(offset + k for k in places)
+        return f"{self._getter(tuple(offset + k for k in places))}(v)"
+
+    def _getter(self, slots: tuple[int, ...]) -> str:
+        """The name of a constant ``operator.itemgetter(*slots)`` (two or more slots: a tuple of their
+        values), one for each tuple of slots."""
         key = (operator.itemgetter, slots)
         if key not in self._consts:
             self._consts[key] = self._const(operator.itemgetter(*slots))
-        return f"{self._consts[key]}(v)"
+        return self._consts[key]
 
     def _slot_filter(self, q: str, size: int, values: str, codes: list[str]) -> tuple[str, list[str]]:
         """The leading conditions that read the state only as the bound variable's slot ``v[O + q]``
@@ -707,14 +711,14 @@ class ExprCompiler(SlotPatterns):
             return values, codes
         truth = self._truth(" and ".join(f"({c})" for c in taken) if len(taken) > 1 else taken[0], offset, places)
         assert truth is not None  # each condition is decided for every value, so their conjunction is
-        if places[-1] - places[0] == len(places) - 1:  # one stretch of slots: a slice of the values
+        if _one_stretch(places):  # a slice of the values
             key = (offset + places[0], offset + places[-1] + 1, truth[1])
             if key not in self._picks:
                 self._picks[key] = self._const(Picks(range(places[0], places[-1] + 1), *truth))
             return f"_pick(v, {key[0]}, {key[1]}, {self._picks[key]})", rest
         at = tuple(offset + p for p in places)
         if (at, truth[1]) not in self._picks:
-            self._picks[(at, truth[1])] = self._const(Picks(tuple(places), *truth, operator.itemgetter(*at)))
+            self._picks[(at, truth[1])] = self._const(Picks(tuple(places), *truth, self._ns[self._getter(at)]))
         return f"_pick_at(v, {self._picks[(at, truth[1])]})", rest
 
     def _places(self, size: int, values: str) -> Sequence[int] | None:
@@ -771,6 +775,11 @@ _BOOLS = {"False": 0, "True": 1}  # the codes of the constant conditions, with t
 _LITERAL = re.compile(r"\d+|\(-\d+\)|True|False")
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def _one_stretch(places: Sequence[int]) -> bool:
+    """Are the places (increasing, at least one) one stretch with no gap (slots read by a slice)?"""
+    return places[-1] - places[0] == len(places) - 1
 
 
 TRUTH_LIMIT = 256  # the most values a slot filter's table (ExprCompiler._slot_filter) is made for
@@ -949,7 +958,7 @@ def _scan(fn: Any) -> Scan | None:
     off = offset.value
     t = ast.unparse(target)
     space: dict[str, Any] = {}
-    if places and places[-1] - places[0] == len(places) - 1:  # one stretch of the run: a slice
+    if places and _one_stretch(places):  # one stretch of the run: a slice
         kept: Sequence[int] = range(places[0], places[-1] + 1)
         source = f"def _scan(v, L):\n    x = {t}\n    run = v[{off + places[0]}:{off + places[-1] + 1}]\n" \
                  f"    return run.count(x), run, x\n"
