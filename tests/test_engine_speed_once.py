@@ -2,7 +2,8 @@
 engine/menus.py's numbering of equal labels after listing (``renumbered``), each against the plain
 way: random functions made of guards, loops and values whose parts repeat and may fail, run with and
 without the rewrite on random values give the same answer or the same error; a members loop written
-as one loop fails as its list fails; ``renumbered`` numbers as the generic loop does."""
+as one loop fails as its list fails; ``renumbered`` (which the generic loop uses too) numbers as
+labels numbered while listing them are numbered."""
 
 from __future__ import annotations
 
@@ -118,7 +119,8 @@ def test_a_members_loop_written_as_one_loop_fails_as_its_list() -> None:
 
 
 def _numbered_as_listed(actions: list[Action]) -> list[Action]:
-    """The generic loop's numbering (State._menu_options_generic), as it lists them."""
+    """Labels numbered while they are listed (as the generic loop, State._menu_options_generic, numbered
+    them before it used ``renumbered``): an oracle of its own."""
     seen: dict[str, int] = {}
     out = []
     for a in actions:

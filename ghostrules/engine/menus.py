@@ -249,9 +249,9 @@ def members_loop(code: str, local: str) -> tuple[str, str] | None:
 def renumbered(options: list[Action]) -> list[Action]:
     """``options`` (a decision's Actions, in order) with each label met before numbered: the second
     Action of label ``"label"`` becomes a new Action ``"label #2"`` (the same kind, key and rule), the
-    third ``"label #3"``...; the first of each label is kept as it is. The generic loop numbers them
-    so as it lists them (State._menu_options_generic); a generated function lists them first and
-    numbers them here, when two labels are equal (rarely)."""
+    third ``"label #3"``...; the first of each label is kept as it is. The generic loop
+    (State._menu_options_generic) and a generated function both number their list so, after listing
+    it (a generated function only when two labels are equal: rarely)."""
     seen: dict[str, int] = {}
     out = []
     for a in options:

@@ -17,7 +17,7 @@ import attrs
 from .actions import CHANCE, TERMINAL, Action, LogEntry, Outcome, Score
 from .errors import IllegalActionError, SpecRuntimeError
 from .machine import STEP_LIMIT, Machine
-from .menus import SHOWN_MAX, no_options
+from .menus import SHOWN_MAX, no_options, renumbered
 from .program import MenuI, RandomI, RollI
 from ..spec.expr import ExprError
 from ..spec.source import SpecError
@@ -603,7 +603,6 @@ class State(Machine):
         copy of the frame's locals (the reference for engine/menus.py's functions)."""
         base = self.stack[-1][2]
         out: list[Action] = []
-        seen: dict[str, int] = {}
         L = dict(base)
         v = self.values
         for o_index, opt in enumerate(node.options):
@@ -627,30 +626,19 @@ class State(Machine):
                     action = made.get(at)
                     if action is None:
                         action = made[at] = Action("choose", (o_index, value), opt.label(v, L), opt.rule)
-                    label = action.label
-                    if label in seen:
-                        seen[label] += 1
-                        out.append(Action("choose", (o_index, value), f"{label} #{seen[label]}", opt.rule))
-                    else:
-                        seen[label] = 1
-                        out.append(action)
+                    out.append(action)
             else:
                 shown = opt.by_label  # a label that reads slots: the same value and label make the same Action
                 for value in values:
                     if var is not None:
                         L[var] = value
                     label = opt.label(v, L)
-                    if label in seen:
-                        seen[label] += 1
-                        out.append(Action("choose", (o_index, value), f"{label} #{seen[label]}", opt.rule))
-                    else:
-                        seen[label] = 1
-                        action = shown.get((value, label))
-                        if action is None:
-                            action = Action("choose", (o_index, value), label, opt.rule)
-                            if len(shown) < SHOWN_MAX:
-                                shown[(value, label)] = action
-                        out.append(action)
+                    action = shown.get((value, label))
+                    if action is None:
+                        action = Action("choose", (o_index, value), label, opt.rule)
+                        if len(shown) < SHOWN_MAX:
+                            shown[(value, label)] = action
+                    out.append(action)
             if var is not None:  # the next option sees the frame's own value of the name
                 if var in base:
                     L[var] = base[var]
@@ -658,7 +646,7 @@ class State(Machine):
                     L.pop(var, None)
         if not out:
             raise no_options(node)
-        return out
+        return renumbered(out)  # a label listed before: "label #2", "label #3", ...
 
     def _random_members(self, node: RandomI) -> list[int]:
         frame = self.stack[-1]
