@@ -14,12 +14,12 @@ each against the plain way it replaces:
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from speed_helpers import positions_along
+from toy_copies import toy_copy
 
 import ghostrules
 from ghostrules import IllegalActionError, SpecRuntimeError
@@ -28,7 +28,6 @@ from ghostrules.engine.program import RandomI
 from ghostrules.engine.state import State
 from ghostrules.spec.loader import load_spec
 
-FIXTURES = Path(__file__).parent / "fixtures" / "specs"
 CONFIGS = [("ghost-stories", {"players": 4, "level": "initiation", "edition": "el"}),
            ("ghost-stories", {"players": 2, "level": "hell", "edition": "hu"}),
            ("betrayal", {"players": 4})]
@@ -268,13 +267,8 @@ def test_a_repeated_label_is_numbered_in_both_kinds_of_option(tmp_path: Path, la
     per value, ``MenuOptionI.actions``) and one that reads a slot (kept per value and label,
     ``MenuOptionI.by_label``); the second is marked '#2', is taken by that label, and stays so when
     the options are listed again."""
-    root = tmp_path / "specs"
-    shutil.copytree(FIXTURES / "toy", root / "toy")
-    core = root / "toy" / "rules" / "core.yaml"
-    text = core.read_text(encoding="utf-8")
-    assert text.count('label: "take {f}"') == 1 and text.count("label: pass") == 1
-    core.write_text(text.replace('label: "take {f}"', f"label: {label}").replace("label: pass", f"label: {label}"),
-                    encoding="utf-8")
+    root = toy_copy(tmp_path, ("rules/core.yaml", 'label: "take {f}"', f"label: {label}"),
+                    ("rules/core.yaml", "label: pass", f"label: {label}"))
     game = Game(load_spec("toy", root=root))
     for _ in range(3):
         state = game.new_initial_state()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,8 +20,9 @@ from ghostrules.engine import blocks as blocks_module
 from ghostrules.engine import machine as machine_module
 from ghostrules.engine.game import Game, sample_chance
 from ghostrules.spec.loader import load_spec
+from toy_copies import toy_copy
 
-FIXTURES = Path(__file__).parent / "fixtures" / "specs"
+CORE = "rules/core.yaml"
 
 
 def _record(game: Game, seed: int, max_actions: int = 400) -> tuple:
@@ -59,21 +59,14 @@ def test_recursive_calls_play_the_same_at_any_depth(depth: int, monkeypatch: pyt
 
 def _endless_toy(tmp_path: Path) -> Path:
     """The toy game whose setup calls ``spin``, which sets a slot and calls itself, forever."""
-    root = tmp_path / "specs"
-    shutil.copytree(FIXTURES / "toy", root / "toy")
-    core = root / "toy" / "rules" / "core.yaml"
-    text = core.read_text(encoding="utf-8")
     old = "      - set: {active: ann}\n"
-    assert text.count(old) == 1
-    text = text.replace(old, old + "      - call: spin\n")
-    text += ("  - id: T-SPIN\n"
-             "    text: Spin forever.\n"
-             "    procedure: spin\n"
-             "    do:\n"
-             "      - set: {active: bob}\n"
-             "      - call: spin\n")
-    core.write_text(text, encoding="utf-8")
-    return root
+    spin = ("  - id: T-SPIN\n"
+            "    text: Spin forever.\n"
+            "    procedure: spin\n"
+            "    do:\n"
+            "      - set: {active: bob}\n"
+            "      - call: spin\n")
+    return toy_copy(tmp_path, (CORE, old, old + "      - call: spin\n"), (CORE, "rules:\n", "rules:\n" + spin))
 
 
 def test_an_endless_recursion_meets_the_step_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,25 +88,14 @@ _TOY_MOVE = 'move: {n: "1 if f == one else 2", from: supply, to: "stock[active]"
 def _toy_with_move(tmp_path: Path, move: str, stock_hi: int = 10) -> Game:
     """The toy game whose option "take {f}" makes ``move`` instead of its own, with a pool of gems
     kept per player (two in each player's supply) and each stock holding at most ``stock_hi``."""
-    root = tmp_path / "specs"
-    shutil.rmtree(root, ignore_errors=True)
-    shutil.copytree(FIXTURES / "toy", root / "toy")
-    core = root / "toy" / "rules" / "core.yaml"
-    text = core.read_text(encoding="utf-8")
-    assert text.count(_TOY_MOVE) == 1
-    core.write_text(text.replace(_TOY_MOVE, move), encoding="utf-8")
-    game_yaml = root / "toy" / "game.yaml"
-    text = game_yaml.read_text(encoding="utf-8")
-    for old, new in [("  stock: {index: [player], range: [0, 10]}\n",
-                      f"  stock: {{index: [player], range: [0, {stock_hi}]}}\n"
-                      "  gem_supply: {index: [player], range: [0, 2], init: 2}\n"
-                      "  gems: {index: [player], range: [0, 2]}\n"),
-                     ("  stones: {cells: [supply, stock], total: 10}\n",
-                      "  stones: {cells: [supply, stock], total: 10}\n"
-                      "  gems: {cells: [gem_supply, gems], per: player, total: 2}\n")]:
-        assert text.count(old) == 1
-        text = text.replace(old, new)
-    game_yaml.write_text(text, encoding="utf-8")
+    root = toy_copy(tmp_path, (CORE, _TOY_MOVE, move),
+                    ("game.yaml", "  stock: {index: [player], range: [0, 10]}\n",
+                     f"  stock: {{index: [player], range: [0, {stock_hi}]}}\n"
+                     "  gem_supply: {index: [player], range: [0, 2], init: 2}\n"
+                     "  gems: {index: [player], range: [0, 2]}\n"),
+                    ("game.yaml", "  stones: {cells: [supply, stock], total: 10}\n",
+                     "  stones: {cells: [supply, stock], total: 10}\n"
+                     "  gems: {cells: [gem_supply, gems], per: player, total: 2}\n"))
     return Game(load_spec("toy", root=root))
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import ghostrules
 from ghostrules import CHANCE, TERMINAL, Action, IllegalActionError, SpecRuntimeError
 from ghostrules.engine.game import sample_chance
 from ghostrules.spec import load_spec
+from toy_copies import toy_copy
 
 FIXTURES = Path(__file__).parent / "fixtures" / "specs"
 
@@ -236,14 +236,8 @@ def test_state_still_plays_after_an_illegal_action(game: ghostrules.Game) -> Non
 
 def test_runtime_fault_is_atomic(tmp_path: Path) -> None:
     """A spec that moves more than a cell holds raises SpecRuntimeError and leaves the state unchanged."""
-    root = tmp_path / "specs"
-    shutil.copytree(FIXTURES / "toy", root / "toy")
-    core = root / "toy" / "rules" / "core.yaml"
-    text = core.read_text(encoding="utf-8")
-    old = 'n: "1 if f == one else 2", from: supply, to: "stock[active]", upto: true'
-    assert text.count(old) == 1
-    core.write_text(text.replace(old, 'n: "11 if f == one else 2", from: supply, to: "stock[active]"'),
-                    encoding="utf-8")
+    root = toy_copy(tmp_path, ("rules/core.yaml", 'n: "1 if f == one else 2", from: supply, to: "stock[active]", upto: true',
+                               'n: "11 if f == one else 2", from: supply, to: "stock[active]"'))
     game = ghostrules.Game(load_spec("toy", root=root))
     state = game.new_initial_state(tracing=True)
     roll(state, "one")
