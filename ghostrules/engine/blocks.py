@@ -60,7 +60,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from .actions import RULES
-from .compile_expr import literal_value
+from .compile_expr import literal_value, reads
 from .passed import Known, Reads, meet, whole_number
 from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, MenuI, MoveI, Procedure, Program,
                       RandomI, RequireI, RetI, RollI, SayI, SetI)
@@ -74,8 +74,11 @@ CALL_DEPTH = 40  # a block calls a recursive procedure directly while the stack 
 MEMO_FROM = 32   # runs of slots at least this long are scanned through a memo (shorter ones are cheap to scan)
 MEMO_SITES = 2   # ... in a block whose source scans the same run in at least this many places
 HOLD_LOCALS = True  # hold locals in variables and leave out range checks passed before (off: to test them)
+FOR_LOOPS = True  # loops whose body never leaves the block as Python ``for`` loops (off: to test them)
 _MARK = re.compile(r" *_i = (-?\d+)")  # an instruction's first line, while written (see _instructions)
 _LINES = "_LINES_"  # while written: the name of the table of the instructions of the lines (see _instructions)
+_LEAVES = re.compile(r"\breturn (?!-2\Z)")  # a line that leaves the block with the frame still running
+_READS_SLOTS = re.compile(r"\bv\b")
 _FIRST = re.compile(r"\b_first\(v, (\d+), (\d+), ")
 _IN_RUN = re.compile(r" in v\[(\d+):(\d+)\]")
 
@@ -398,8 +401,7 @@ class _Writer:
                     self.for_step(cur, ins, out, ind)
                     cur = None
                     continue
-                out.append(f"{ind}while True:")
-                self.known = self.loop(cur, ins, back, out, ind + "    ")
+                self.known = self.loop(cur, ins, back, out, ind)
                 cur = self.goto(ins.exit, back, end, follow, loop, out, ind)
             elif t is CallI and self.direct[ins.proc]:
                 self.call(cur, ins, out, ind)
@@ -417,9 +419,33 @@ class _Writer:
 
     def loop(self, pc: int, ins: ForNextI, back: int, out: list[str], ind: str) -> Known:
         """Write the head and the body of the loop at ``pc`` (its back edge at ``back``); the answer is
-        what holds where it exits. What holds at the head is what holds both before the loop and at
-        every return to the head: written with what held before, the body is written again with the
-        meet of that and what it finds at its ends, until that is what it started with."""
+        what holds where it exits. A loop whose counter starts here and whose body never leaves the
+        block is a Python ``for`` (``straight``); another is a ``while True:`` whose head keeps the
+        counter in the frame's locals, as the interpreter's step does (``for_head``)."""
+        fresh = bool(out) and out[-1] == f"{ind}L[{ins.counter!r}] = 0"  # the ForInitI just written
+        if fresh and FOR_LOOPS:
+            entry = self.here().copy()
+            wanted, used, sites = len(self.wanted), set(self.used), Counter(self.sites)
+            values = self.invariant_values(pc, ins, back)
+            written = self.straight(pc, ins, back, values, ind) if values is not None else None
+            if written is not None:
+                del out[-1]  # the counter is never in the frame's locals
+                out += written[0]
+                return written[1]
+            self.known = entry  # written as if this had not been tried
+            del self.wanted[wanted:]
+            self.used, self.sites = used, sites
+        out.append(f"{ind}while True:")
+        return self.fixed_point(pc, back, out, lambda lines: self.for_head(pc, ins, lines, ind + "    ", "break"),
+                                ind + "    ")
+
+    def fixed_point(self, pc: int, back: int, out: list[str], head_lines: Callable[[list[str]], Known],
+                    ind: str) -> Known:
+        """Write the lines of a loop's head (``head_lines``: they answer what holds where the loop
+        exits) and then its body, indented by ``ind``, to ``out``; the answer is what ``head_lines``
+        answered. What holds at the head is what holds both before the loop and at every return to
+        the head: written with what held before, the body is written again with the meet of that and
+        what it finds at its ends, until that is what it started with."""
         entry = self.here()
         head = entry.copy()
         while True:
@@ -427,7 +453,7 @@ class _Writer:
             self.backs[pc] = []
             self.known = head.copy()
             lines: list[str] = []
-            exit_ = self.for_head(pc, ins, lines, ind, "break")
+            exit_ = head_lines(lines)
             self.seq(pc + 1, back, {back, pc}, pc, lines, ind)
             again: Known = entry
             for known in [self.known, *self.backs.pop(pc)]:
@@ -438,6 +464,75 @@ class _Writer:
             head = again
             del self.wanted[wanted:]
             self.used, self.sites = used, sites
+
+    def invariant_values(self, pc: int, ins: ForNextI, back: int) -> list[str] | None:
+        """The source of each value of the loop at ``pc`` (its body: ``pc + 1`` .. ``back``), when every
+        step of the interpreter's would compute the same values, so computing them once before the
+        loop changes nothing (the same values, the same error at the first step): constant values,
+        or items whose reads are known and that read no local the body (or the loop) writes, and no
+        slot when the body may write one. Written where the loop starts; None otherwise, and when the
+        body writes the loop's variable (the value left in it after the loop would be the body's)."""
+        body = self.code_[pc + 1:back + 1]
+        locals_ = set().union(*map(_writes, body))
+        if ins.var in locals_:
+            return None
+        if ins.values is not None:
+            return [self.const(tuple(ins.values))]
+        locals_ |= {ins.var, ins.counter}
+        slots = any(type(x) in (SetI, MoveI, CallI) for x in body)
+        for fn in ins.item_fns:
+            src = getattr(fn, "fast", None)
+            names = reads(fn)
+            if src is None or names is None or names & locals_ or (slots and _READS_SLOTS.search(src)):
+                return None
+        return [self.code(fn) for fn in ins.item_fns]
+
+    def straight(self, pc: int, ins: ForNextI, back: int, values: list[str], ind: str) -> tuple[list[str], Known] | None:
+        """The lines of the loop at ``pc`` as a Python ``for`` over its values (``invariant_values``: a
+        constant's name, or the items' sources), computed once, and what holds where it exits; None
+        when its body may leave the block (a pause, a return to the interpreter, a call that may
+        stop below: the machine resumes the loop from the counter in the frame, which this form
+        does not keep). The interpreter's steps, as the ``for`` takes them: bind the next value (to
+        the frame's locals only when the filter or the body may read it from there), test the filter
+        (a filter that does not read the variable stops the loop at its first failure: ``break``;
+        another skips the value: ``continue``), run the body; when the loop ends, the variable holds
+        the last value, as the interpreter's scan leaves it, and the counter is gone (never written)."""
+        lines = [f"{ind}_i = {pc}"]
+        if ins.values is not None:
+            seq, n = values[0], len(ins.values)
+            last = repr(ins.values[-1]) if n and type(ins.values[-1]) is int else f"{seq}[-1]"
+        elif all(literal_value(code) is not None for code in values):  # Python folds the tuple: a constant
+            seq, n = "(" + "".join(f"{code}, " for code in values) + ")", len(values)
+            last = values[-1] if n else ""
+        else:
+            seq, n = f"_w{pc}", len(values)
+            lines.append(f"{ind}{seq} = (" + "".join(f"{code}, " for code in values) + ")")
+            last = f"{seq}[-1]"
+        var = self.hold(ins.var)
+        item = var or "_e"
+        ints = ins.values is not None and all(type(x) is int and x >= 0 for x in ins.values) and len(ins.values)
+        def head(body: list[str]) -> Known:
+            known = self.here()
+            exit_ = known.copy()
+            exit_.write(ins.var, None)
+            exit_.write(ins.counter, None)
+            known.write(ins.counter, None)
+            known.write(ins.var, var, max(ins.values) if ints else None)  # type: ignore[arg-type]
+            if ins.cond is not None:
+                body.append(f"{ind}    if not {self.code(ins.cond)}: {'break' if ins.cond_fixed else 'continue'}")
+            return exit_
+
+        body: list[str] = []
+        exit_ = self.fixed_point(pc, back, body, head, ind + "    ")
+        if any(_LEAVES.search(line) for line in body):
+            return None
+        lines.append(f"{ind}for {item} in {seq}:")
+        if not var or _reads_local(body, ins.var):
+            lines.append(f"{ind}    L[{ins.var!r}] = {item}")
+        lines += body
+        if n:  # where the interpreter's scan leaves the variable
+            lines.append(f"{ind}L[{ins.var!r}] = {last}")
+        return lines, exit_
 
     # ---- single instructions --------------------------------------------------------------
     def simple(self, pc: int, ins: Any, lines: list[str], ind: str) -> None:
@@ -645,6 +740,20 @@ class _Scans(ast.NodeTransformer):
 
 def _is_v(node: Any) -> bool:
     return isinstance(node, ast.Name) and node.id == "v"
+
+
+def _reads_local(lines: list[str], name: str) -> bool:
+    """May ``lines`` read the local ``name`` from the frame's locals ``L``: ``L[name]``, or ``L``
+    handed whole to a function (an expression compiled apart, a trace)? Writes of other locals
+    (``L['x'] = ``), reads of other locals and ``L.pop(...)`` do not read it."""
+    for use in _L_USE.finditer("\n".join(lines)):
+        key = use.group(1)
+        if (key is None and use.group(2) is None) or (key is not None and ast.literal_eval(key) == name):
+            return True
+    return False
+
+
+_L_USE = re.compile(r"\bL\b(?:\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|(\.pop\())?")
 
 
 def _writes(ins: Any) -> set[str]:
