@@ -102,6 +102,8 @@ rules:
       - for: "k in [1, 2]"
         do:
           - call: maybe_pause
+          - call: deeper
+            with: {d: "k + 1"}
       - for: "s in seat if flag[s]"
         do:
           - choose: "keep {s}?"
@@ -119,6 +121,16 @@ rules:
     params: {p: seat}
     do:
       - set: {"score[p]": "score[p] + 1"}
+  - id: F-DEEPER
+    text: A recursive callee, called directly while the stack is shallow.
+    procedure: deeper
+    params: {d: int}
+    do:
+      - if: "d > 0"
+        then:
+          - set: {last: "last + 1 if last < 99 else last"}
+          - call: deeper
+            with: {d: "d - 1"}
   - id: F-MAYBE-PAUSE
     text: A callee that pauses in one mode.
     procedure: maybe_pause
@@ -231,6 +243,10 @@ def test_for_loops_do_what_the_interpreter_does(tmp_path, monkeypatch: pytest.Mo
     assert {int(where.rsplit(":", 1)[1]) for _, _, where in errors} == lines, errors
     assert len(errors) == 5
     assert any(t[0] == "pause" for trail, _ in runs for t in trail)
+    monkeypatch.setattr(blocks, "CALL_DEPTH", 1)  # the recursive callee handed to the interpreter at once
+    shallow = _game(tmp_path, "shallow")
+    assert "if len(_S.stack) > 1:" in "".join(shallow.program.exprs.block_sources)
+    assert _runs(shallow) == runs
     monkeypatch.setattr(game.program, "blocks", [[None] * len(p.code) for p in game.program.procs])
     assert _runs(game) == runs  # the interpreter
     monkeypatch.setattr(blocks, "FOR_LOOPS", False)

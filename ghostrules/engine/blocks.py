@@ -489,14 +489,16 @@ class _Writer:
 
     def straight(self, pc: int, ins: ForNextI, back: int, values: list[str], ind: str) -> tuple[list[str], Known] | None:
         """The lines of the loop at ``pc`` as a Python ``for`` over its values (``invariant_values``: a
-        constant's name, or the items' sources), computed once, and what holds where it exits; None
-        when its body may leave the block (a pause, a return to the interpreter, a call that may
-        stop below: the machine resumes the loop from the counter in the frame, which this form
-        does not keep). The interpreter's steps, as the ``for`` takes them: bind the next value (to
-        the frame's locals only when the filter or the body may read it from there), test the filter
-        (a filter that does not read the variable stops the loop at its first failure: ``break``;
-        another skips the value: ``continue``), run the body; when the loop ends, the variable holds
-        the last value, as the interpreter's scan leaves it, and the counter is gone (never written)."""
+        constant's name, or the items' sources), computed once, and what holds where it exits. The
+        interpreter's steps, as the ``for`` takes them: bind the next value (to the frame's locals only
+        when the filter or the body may read it from there), test the filter (a filter that does not
+        read the variable stops the loop at its first failure: ``break``; another skips the value:
+        ``continue``), run the body; when the loop ends, the variable holds the last value, as the
+        interpreter's scan leaves it, and the counter is gone (never written). Where the body leaves
+        the block with the frame still running (a pause, a return to the interpreter, a call that
+        stopped below), the frame is first given the counter and the variable as the interpreter's
+        step leaves them, so that the machine resumes the loop from there (``enumerate`` counts).
+        None when a line that leaves is of a shape not known here."""
         lines = [f"{ind}_i = {pc}"]
         if ins.values is not None:
             seq, n = values[0], len(ins.values)
@@ -511,6 +513,7 @@ class _Writer:
         var = self.hold(ins.var)
         item = var or "_e"
         ints = ins.values is not None and all(type(x) is int and x >= 0 for x in ins.values) and len(ins.values)
+
         def head(body: list[str]) -> Known:
             known = self.here()
             exit_ = known.copy()
@@ -524,10 +527,16 @@ class _Writer:
 
         body: list[str] = []
         exit_ = self.fixed_point(pc, back, body, head, ind + "    ")
+        bind = not var or _reads_local(body, ins.var)
         if any(_LEAVES.search(line) for line in body):
-            return None
-        lines.append(f"{ind}for {item} in {seq}:")
-        if not var or _reads_local(body, ins.var):
+            left = _before_leaving(body, [f"L[{ins.counter!r}] = _k{pc} + 1", *([] if bind else [f"L[{ins.var!r}] = {item}"])])
+            if left is None:
+                return None
+            body = left
+            lines.append(f"{ind}for _k{pc}, {item} in enumerate({seq}):")
+        else:
+            lines.append(f"{ind}for {item} in {seq}:")
+        if bind:
             lines.append(f"{ind}    L[{ins.var!r}] = {item}")
         lines += body
         if n:  # where the interpreter's scan leaves the variable
@@ -740,6 +749,29 @@ class _Scans(ast.NodeTransformer):
 
 def _is_v(node: Any) -> bool:
     return isinstance(node, ast.Name) and node.id == "v"
+
+
+def _before_leaving(lines: list[str], stores: list[str]) -> list[str] | None:
+    """``lines`` with ``stores`` run first wherever a line leaves the block with the frame still
+    running (``_LEAVES``): written before a ``return``, or, after the header of a one-line ``if``
+    (``if c: return -1``), with the ``return`` under it. None when such a line is of another shape."""
+    out = []
+    for line in lines:
+        leave = _LEAVES.search(line)
+        if leave is None:
+            out.append(line)
+            continue
+        ind = line[:len(line) - len(line.lstrip(" "))]
+        header = line[len(ind):leave.start()]
+        if not header:
+            out += [ind + store for store in stores]
+            out.append(line)
+        elif header.startswith("if ") and header.endswith(": "):
+            out.append(ind + header.rstrip(" "))
+            out += [f"{ind}    {store}" for store in [*stores, line[leave.start():]]]
+        else:
+            return None
+    return out
 
 
 def _reads_local(lines: list[str], name: str) -> bool:
