@@ -82,8 +82,9 @@ def test_fault_at_any_depth_leaves_the_state_unchanged(name: str, params: dict,
 
 # (_t\d+, Exception, set, _firsts, _members and .get: the helpers of engine/hoist.py, which compute loop-invariant
 # and repeated parts into temporaries, speculatively; _p\d+: a procedure's fixed parameters held in
-# variables; _U: the state's undo list, _S._undo)
-_BLOCK_NAMES = re.compile(r"^(v|L|F|_S|tracing|_i|_x|_y|_mh|_ma|_k|_vs|_n|_c|_cv|_r|_e|_U|_p\d+|_h\d+|_q\d+|_k\d+|_d\d+|_t\d+|a\d+|_b\d+_\d+|_ck|_bad|_first|_firsts|_members|set|"
+# variables; _U: the state's undo list, _S._undo; _j, _vs and _e with a number: a for loop's counter, values and
+# variable, and enumerate, which counts for it)
+_BLOCK_NAMES = re.compile(r"^(v|L|F|_S|tracing|_i|_x|_y|_mh|_ma|_k|_vs|_n|_c|_cv|_r|_e|_U|_p\d+|_h\d+|_j\d+|_vs\d+|_e\d+|enumerate|_q\d+|_k\d+|_d\d+|_t\d+|a\d+|_b\d+_\d+|_ck|_bad|_first|_firsts|_members|set|"
                           r"_within|_within_list|_match|_pick|_pick_at|_div|_mod|sum|any|all|next|iter|min|max|abs|str|len|range|hasattr|"
                           r"_label)$")
 _BLOCK_ATTRS = {"count", "join", "pop", "append", "get", "stack", "_undo", "rule", "block_pc", "__traceback__", "tb_lineno", "_out_of_range", "_trace_set", "_move", "_move_fails", "_trace_move",
@@ -93,7 +94,7 @@ _BLOCK_ATTRS = {"count", "join", "pop", "append", "get", "stack", "_undo", "rule
 def _audit_block_source(source: str) -> list[str]:
     bad = []
     allowed = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.If,
-               ast.While, ast.Break, ast.Continue, ast.Pass, ast.Try, ast.ExceptHandler, ast.Raise, ast.Expr,
+               ast.While, ast.For, ast.Break, ast.Continue, ast.Pass, ast.Try, ast.ExceptHandler, ast.Raise, ast.Expr,
                ast.Load, ast.Store, ast.Name, ast.Constant, ast.Subscript, ast.Slice, ast.BinOp, ast.UnaryOp,
                ast.BoolOp, ast.Compare, ast.IfExp, ast.Call, ast.GeneratorExp, ast.comprehension, ast.Tuple,
                ast.List, ast.ListComp, ast.Dict, ast.keyword, ast.Attribute, ast.operator, ast.unaryop, ast.boolop, ast.cmpop,
@@ -224,7 +225,10 @@ def test_a_filter_that_does_not_read_the_variable_is_tested_once(tmp_path, monke
     import json
     from ghostrules.engine import program as program_module
     from ghostrules.engine.program import ForNextI
+    from ghostrules.engine import blocks as blocks_module
+    monkeypatch.setattr(blocks_module, "FOR_LOOPS", False)  # the heads written as the interpreter's steps
     game = _fixed_filter_game(tmp_path)
+    monkeypatch.undo()
     heads = {ins.var: ins for ins in game.program.by_name["turn"].code if type(ins) is ForNextI}
     assert {v for v, ins in heads.items() if ins.cond_fixed} == {"a", "b", "e", "g", "q", "w"}
     source = "".join(game.program.exprs.block_sources)
@@ -239,6 +243,9 @@ def test_a_filter_that_does_not_read_the_variable_is_tested_once(tmp_path, monke
     new = _fixed_filter_run(game)
     monkeypatch.setattr(game.program, "blocks", [[None] * len(p.code) for p in game.program.procs])
     assert _fixed_filter_run(game) == new  # the interpreter's ForNextI
+    python_for = _fixed_filter_game(tmp_path / "for")  # loops that never leave their block as Python for loops
+    assert "for _h" in "".join(python_for.program.exprs.block_sources)
+    assert _fixed_filter_run(python_for) == new
     monkeypatch.setattr(program_module, "_reads_not", lambda fn, name: False)  # every filter scans, as before
     scanning = _fixed_filter_game(tmp_path / "scan")
     assert not any(type(ins) is ForNextI and ins.cond_fixed for ins in scanning.program.by_name["turn"].code)

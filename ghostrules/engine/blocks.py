@@ -507,11 +507,11 @@ class _Writer:
             seq, n = "(" + "".join(f"{code}, " for code in values) + ")", len(values)
             last = values[-1] if n else ""
         else:
-            seq, n = f"_w{pc}", len(values)
+            seq, n = f"_vs{pc}", len(values)
             lines.append(f"{ind}{seq} = (" + "".join(f"{code}, " for code in values) + ")")
             last = f"{seq}[-1]"
         var = self.hold(ins.var)
-        item = var or "_e"
+        item = var or f"_e{pc}"
         ints = ins.values is not None and all(type(x) is int and x >= 0 for x in ins.values) and len(ins.values)
 
         def head(body: list[str]) -> Known:
@@ -529,11 +529,11 @@ class _Writer:
         exit_ = self.fixed_point(pc, back, body, head, ind + "    ")
         bind = not var or _reads_local(body, ins.var)
         if any(_LEAVES.search(line) for line in body):
-            left = _before_leaving(body, [f"L[{ins.counter!r}] = _k{pc} + 1", *([] if bind else [f"L[{ins.var!r}] = {item}"])])
+            left = _before_leaving(body, [f"L[{ins.counter!r}] = _j{pc} + 1", *([] if bind else [f"L[{ins.var!r}] = {item}"])])
             if left is None:
                 return None
             body = left
-            lines.append(f"{ind}for _k{pc}, {item} in enumerate({seq}):")
+            lines.append(f"{ind}for _j{pc}, {item} in enumerate({seq}):")
         else:
             lines.append(f"{ind}for {item} in {seq}:")
         if bind:
