@@ -9,6 +9,8 @@ interpreted: the same states (locals and frames included), logs and errors (mess
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from speed_helpers import spec_game
 
@@ -228,6 +230,17 @@ def _runs(game: ghostrules.Game) -> list:
                         trail.append(("error", str(exc), exc.rule_id, exc.where, state.to_json()))
                 out.append((trail, [str(e) for e in state.log()]))
     return out
+
+
+def test_loop_locals_hide_no_global_name(tmp_path) -> None:
+    """A block's own variables (a loop's counter, values, variable among them) are named apart from
+    the names the generated code reads from its module: constants ``_kN``, definitions ``_dN``,
+    other blocks ``_bP_Q``; a local of such a name would hide the global in the whole function."""
+    game = _game(tmp_path, "names")
+    names = {name for blocks_ in game.program.blocks for block in blocks_ if block is not None
+             for name in block.__code__.co_varnames}
+    assert {"_j", "_vs"} & {name.rstrip("0123456789") for name in names}  # for loops were written
+    assert not [name for name in names if re.fullmatch(r"_k\d+|_d\d+|_b\d+_\d+", name)]
 
 
 def test_for_loops_do_what_the_interpreter_does(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
