@@ -15,14 +15,12 @@ same, naming the same rule and line; traced, the log is the same.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 from toy_copies import toy_copy
 
 from ghostrules import SpecRuntimeError
-from ghostrules.engine import blocks as blocks_module
 from ghostrules.engine.game import Game, sample_chance
 from ghostrules.engine.state import State
 from ghostrules.spec.loader import load_spec

@@ -629,21 +629,16 @@ class _Writer:
         many its answer ``-2 - m`` tells; a callee whose start block can only return
         (``pause_free``) is not even asked."""
         self.wanted.append(pc + 1)  # where the interpreter goes on when the callee returns later
-        callee = f"_b{ins.proc}_0(_S, v, _c, tracing)"
         lines += [f"{ind}_i = {pc}",
                   f"{ind}_c = [{ins.proc}, 0, {self.code(ins.make)}]"]
-        stops = [f"if _r != -2:",  # the callee stopped: so does this block, its frame at the next instruction
-                 f"    if _r >= 0:",
-                 f"        _c[1] = _r",
-                 f"        _r = -2",
-                 f"    F[1] = {pc + 1}",
-                 f"    return _r - 1"]
+        callee = f"_b{ins.proc}_0(_S, v, _c, tracing)"
         if ins.proc in self.recursive:  # deep in a recursion: the interpreter runs the callee (module docstring)
             lines += [f"{ind}_S.stack.append(_c)",
                       f"{ind}if len(_S.stack) > {CALL_DEPTH}:",
                       f"{ind}    F[1] = {pc + 1}",
                       f"{ind}    return -3"]
-        elif ins.proc in self.pause_free:  # unstacked too (it calls no recursive procedure: it could not return)
+            lines += _stacked(callee, pc, ind, traced="if tracing: ")
+        elif ins.proc in self.pause_free:  # (unstacked too: it could not return else)
             lines += [f"{ind}if not tracing:",
                       f"{ind}    {callee}{_UNSTACKED}",
                       f"{ind}else:",
@@ -651,30 +646,39 @@ class _Writer:
                       f"{ind}    {callee}{_STACKED}",
                       f"{ind}    _S.stack.pop()",
                       f"{ind}    _S._popped()"]
-            self.forget(None, lines, ind)
-            return
         elif ins.proc in self.unstacked:
             lines += [f"{ind}if not tracing:",
-                      f"{ind}    _r = {callee}{_UNSTACKED}"]
-            lines += [f"{ind}    {line}" for line in stops[:-2]]
-            lines += [f"{ind}        _S.stack.insert(len(_S.stack) + 2 + _r, _c)"]  # under the -2 - _r of its callees
-            lines += [f"{ind}    {line}" for line in stops[-2:]]
-            lines += [f"{ind}else:",
+                      f"{ind}    _r = {callee}{_UNSTACKED}",
+                      *_stops(pc, ind + "    ", f"_S.stack.insert(len(_S.stack) + 2 + _r, _c)"),
+                      f"{ind}else:",
                       f"{ind}    _S.stack.append(_c)",
-                      f"{ind}    _r = {callee}{_STACKED}"]
-            lines += [f"{ind}    {line}" for line in stops]
-            lines += [f"{ind}    _S.stack.pop()",
-                      f"{ind}    _S._popped()"]
-            self.forget(None, lines, ind)
-            return
+                      *_stacked(callee, pc, ind + "    ", traced="")]
         else:
             lines.append(f"{ind}_S.stack.append(_c)")
-        lines += [f"{ind}_r = {callee}{_STACKED}"]
-        lines += [f"{ind}{line}" for line in stops]
-        lines += [f"{ind}_S.stack.pop()",
-                  f"{ind}if tracing: _S._popped()"]
+            lines += _stacked(callee, pc, ind, traced="if tracing: ")
         self.forget(None, lines, ind)
 
+
+def _stops(pc: int, ind: str, put: str | None = None) -> list[str]:
+    """The lines after the direct call at ``pc`` that stop the block when the callee stopped (its answer
+    ``_r`` is not RETURNED): its frame ``_c`` at the pc it stopped at, ``put`` on the stack, the
+    block's own frame at the next instruction, the number of frames above it told (``-2 - m``)."""
+    return [f"{ind}if _r != -2:",
+            f"{ind}    if _r >= 0:",
+            f"{ind}        _c[1] = _r",
+            f"{ind}        _r = -2",
+            *([f"{ind}    {put}"] if put else []),  # under the -2 - _r frames of the callee's callees
+            f"{ind}    F[1] = {pc + 1}",
+            f"{ind}    return _r - 1"]
+
+
+def _stacked(callee: str, pc: int, ind: str, traced: str) -> list[str]:
+    """The lines of a direct call whose callee's frame ``_c`` is on the stack: the call, the stop
+    (``_stops``), and when the callee returned, its frame popped (and ``traced``, the floor of the log)."""
+    return [f"{ind}_r = {callee}{_STACKED}",
+            *_stops(pc, ind),
+            f"{ind}_S.stack.pop()",
+            f"{ind}{traced}_S._popped()"]
 
 def _callee_failed(state: Any, exc: BaseException, frame: list[Any], callee: list[Any], call: tuple[int, bool]) -> None:
     """A direct call (``call``: the pc after it, and whether the callee's frame was left off the
