@@ -87,7 +87,7 @@ def test_fault_at_any_depth_leaves_the_state_unchanged(name: str, params: dict,
 _BLOCK_NAMES = re.compile(r"^(v|L|F|_S|tracing|_i|_x|_y|_mh|_ma|_k|_vs|_n|_c|_cv|_r|_e|_U|_p\d+|_h\d+|_j\d+|_vs\d+|_e\d+|enumerate|_q\d+|_k\d+|_d\d+|_t\d+|a\d+|_b\d+_\d+|_ck|_bad|_first|_firsts|_members|set|"
                           r"_within|_within_list|_match|_pick|_pick_at|_div|_mod|sum|any|all|next|iter|min|max|abs|str|len|range|hasattr|"
                           r"_label)$")
-_BLOCK_ATTRS = {"count", "join", "pop", "append", "get", "stack", "_undo", "rule", "block_pc", "__traceback__", "tb_lineno", "_out_of_range", "_trace_set", "_move", "_move_fails", "_trace_move",
+_BLOCK_ATTRS = {"count", "join", "pop", "append", "insert", "get", "stack", "_undo", "rule", "block_pc", "__traceback__", "tb_lineno", "_out_of_range", "_trace_set", "_move", "_move_fails", "_trace_move",
                 "_note", "_cite", "_popped", "_precondition_fails", "_traced_let"}
 
 

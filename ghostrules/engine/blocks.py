@@ -19,9 +19,16 @@ What a block function returns:
 
 * ``pc >= 0``: go on with instruction ``pc`` of the frame it ran in (still the top of the stack);
 * ``RETURNED`` (-2): the procedure returned (the caller pops its frame);
-* ``RELOAD`` (-1): a callee stopped somewhere below: go on at the top frame's own pc.
+* ``-2 - m`` (``m >= 1``, ``RELOAD``): a callee stopped somewhere below: go on at the top frame's own
+  pc; the ``m`` frames on top of the stack are those of the calls below the block's own frame.
 
-So at any pause the stack holds exactly the frames and pcs the interpreter would have left.
+So at any pause the stack holds exactly the frames and pcs the interpreter would have left. Not
+always before: with tracing off, a callee from which no recursive procedure can be reached runs
+without its frame on the stack (nothing reads the stack while it runs: a log entry's depth is read
+with tracing on, the depth of a recursion only in frames of recursive procedures, which are on the
+stack), and its caller puts the frame in place only when the callee stops (under the ``m`` frames
+its answer tells of) or fails (``_callee_failed``); a caller's own pc is set to the instruction
+after the call only then too (``_Writer.call``).
 
 A block that scans one long run of slots for a value in several places (``_first(v, O, N, x)``:
 which slot of the run holds ``x``, and ``x in v[O:O+N]``: whether one does)
@@ -66,7 +73,7 @@ from .program import (CallI, EndI, ForInitI, ForNextI, JumpI, JumpIfNotI, LetI, 
                       RandomI, RequireI, RetI, RollI, SayI, SetI)
 
 Block = Callable[[Any, list, list, bool], int]
-RELOAD = -1
+RELOAD = -3  # (or less: -2 - m, m frames on top of the stack from calls below; see the docstring)
 RETURNED = -2
 SIMPLE = (SetI, LetI, MoveI, SayI, RequireI, ForInitI)   # go on with the next instruction
 ENDS = (JumpI, JumpIfNotI, ForNextI)                     # end a straight run: the next instruction is computed
@@ -79,6 +86,9 @@ _MARK = re.compile(r" *_i = (-?\d+)")  # an instruction's first line, while writ
 _LINES = "_LINES_"  # while written: the name of the table of the instructions of the lines (see _instructions)
 _LEAVES = re.compile(r"\breturn (?!-2\Z)")  # a line that leaves the block with the frame still running
 _READS_SLOTS = re.compile(r"\bv\b")
+_CALLS = "_CALLS_"  # ... and of the table of the lines of direct calls (see _instructions, _callee_failed)
+_STACKED, _UNSTACKED = "  #@stacked", "  #@unstacked"  # ... the mark of such a line: the callee's frame pushed or not
+_PAUSES = re.compile(r"\breturn (?!-2$)")  # a line of a block that may hand something but RETURNED back
 _FIRST = re.compile(r"\b_first\(v, (\d+), (\d+), ")
 _IN_RUN = re.compile(r" in v\[(\d+):(\d+)\]")
 
@@ -111,6 +121,22 @@ def _recursive(program: Program) -> set[int]:
     return out
 
 
+def _unstacked(program: Program, recursive: set[int]) -> set[int]:
+    """The procedures from which no recursive procedure can be reached (by calls, directly or not):
+    the frames of the calls below a call of one need not be on the stack to count the depth of a
+    recursion (``CALL_DEPTH``)."""
+    calls = [{ins.proc for ins in proc.code if type(ins) is CallI} for proc in program.procs]
+    reach = set(recursive)
+    changed = True
+    while changed:
+        changed = False
+        for p, callees in enumerate(calls):
+            if p not in reach and callees & reach:
+                reach.add(p)
+                changed = True
+    return set(range(len(calls))) - reach
+
+
 class _Writer:
     def __init__(self, program: Program, direct: list[bool], recursive: set[int]) -> None:
         self.exprs = program.exprs
@@ -133,6 +159,8 @@ class _Writer:
         self.used: set[str] = set()  # ... the variables it reads
         self.loaded: dict[str, str] = {}  # ... the locals it reads at its start (bound there on every way)
         self.backs: dict[int, list[Known | None]] = {}  # ... what holds at each return to a loop's head
+        self.pause_free: set[int] = set()  # the procedures whose start block surely returns RETURNED (or raises)
+        self.unstacked = _unstacked(program, recursive)  # ... those whose frames go on the stack only when they stop
 
     def const(self, value: Any) -> str:
         return self.exprs.constant(value)
@@ -233,6 +261,8 @@ class _Writer:
             self.memos = {key: f"_t{k}" for k, key in enumerate(runs)}
             self.wanted = []
             body = self.body(start)
+        if start == 0 and not any(_PAUSES.search(line) for line in body):
+            self.pause_free.add(self.proc.index)  # its callers need not push its frame (call)
         lines = [f"def {name}(_S, v, F, tracing):", "    _i = -1", "    L = F[2]"]
         lines += [f"    {var} = {{}}" for var in self.memos.values()]
         body = self.held(body, lines)
@@ -243,8 +273,11 @@ class _Writer:
         lines += [f"        return {len(self.code_)}",  # not reached: every path ends in a return
                   "    except BaseException as _e:",
                   "        if not hasattr(_e, 'block_pc'):",
-                  f"            _e.block_pc = {_LINES}[_e.__traceback__.tb_lineno]",
-                  "        raise"]
+                  f"            _e.block_pc = {_LINES}[_e.__traceback__.tb_lineno]"]
+        if any(line.endswith((_STACKED, _UNSTACKED)) for line in body):  # a callee failed: its frame as pushed
+            lines += [f"        elif {_CALLS}[_e.__traceback__.tb_lineno]:",
+                      f"            {self.const(_callee_failed)}(_S, _e, F, _c, {_CALLS}[_e.__traceback__.tb_lineno])"]
+        lines.append("        raise")
         return "\n".join(lines) + "\n"
 
     def body(self, start: int) -> list[str]:
@@ -689,22 +722,81 @@ class _Writer:
         self.known = None
 
     def call(self, pc: int, ins: CallI, lines: list[str], ind: str) -> None:
-        """A direct call: the callee's frame is pushed as the interpreter pushes it, and popped when
-        it returns; when it stops below (a pause), this function stops too."""
+        """A direct call (module docstring): the callee's frame is pushed as the interpreter pushes it,
+        and popped when it returns; when it stops below (a pause), this function stops too, with its
+        own frame's pc set to the instruction after the call (only then: nothing reads it while the
+        callee runs; on an error, ``_callee_failed`` sets it). With tracing off, the frame of a callee
+        that reaches no recursive procedure (``unstacked``) is put on the stack only when it stops
+        (or fails: ``_callee_failed``): nothing else reads the stack while it runs, but a log entry's
+        depth (tracing on: pushed as ever) and a recursive call's depth (reached only from frames on
+        the stack). Its caller puts it under the frames its callees have put there, which is how
+        many its answer ``-2 - m`` tells; a callee whose start block can only return
+        (``pause_free``) is not even asked."""
         self.wanted.append(pc + 1)  # where the interpreter goes on when the callee returns later
         lines += [f"{ind}_i = {pc}",
-                  f"{ind}_c = [{ins.proc}, 0, {self.code(ins.make)}]",
-                  f"{ind}F[1] = {pc + 1}",
-                  f"{ind}_S.stack.append(_c)"]
+                  f"{ind}_c = [{ins.proc}, 0, {self.code(ins.make)}]"]
+        callee = f"_b{ins.proc}_0(_S, v, _c, tracing)"
         if ins.proc in self.recursive:  # deep in a recursion: the interpreter runs the callee (module docstring)
-            lines.append(f"{ind}if len(_S.stack) > {CALL_DEPTH}: return -1")
-        lines += [f"{ind}_r = _b{ins.proc}_0(_S, v, _c, tracing)",
-                  f"{ind}if _r != -2:",
-                  f"{ind}    if _r >= 0: _c[1] = _r",
-                  f"{ind}    return -1",
-                  f"{ind}_S.stack.pop()",
-                  f"{ind}if tracing: _S._popped()"]
+            lines += [f"{ind}_S.stack.append(_c)",
+                      f"{ind}if len(_S.stack) > {CALL_DEPTH}:",
+                      f"{ind}    F[1] = {pc + 1}",
+                      f"{ind}    return -3"]
+            lines += _stacked(callee, pc, ind, traced="if tracing: ")
+        elif ins.proc in self.pause_free:  # (unstacked too: it could not return else)
+            lines += [f"{ind}if not tracing:",
+                      f"{ind}    {callee}{_UNSTACKED}",
+                      f"{ind}else:",
+                      f"{ind}    _S.stack.append(_c)",
+                      f"{ind}    {callee}{_STACKED}",
+                      f"{ind}    _S.stack.pop()",
+                      f"{ind}    _S._popped()"]
+        elif ins.proc in self.unstacked:
+            lines += [f"{ind}if not tracing:",
+                      f"{ind}    _r = {callee}{_UNSTACKED}",
+                      *_stops(pc, ind + "    ", f"_S.stack.insert(len(_S.stack) + 2 + _r, _c)"),
+                      f"{ind}else:",
+                      f"{ind}    _S.stack.append(_c)",
+                      *_stacked(callee, pc, ind + "    ", traced="")]
+        else:
+            lines.append(f"{ind}_S.stack.append(_c)")
+            lines += _stacked(callee, pc, ind, traced="if tracing: ")
         self.forget(None, lines, ind)
+
+
+def _stops(pc: int, ind: str, put: str | None = None) -> list[str]:
+    """The lines after the direct call at ``pc`` that stop the block when the callee stopped (its answer
+    ``_r`` is not RETURNED): its frame ``_c`` at the pc it stopped at, ``put`` on the stack, the
+    block's own frame at the next instruction, the number of frames above it told (``-2 - m``)."""
+    return [f"{ind}if _r != -2:",
+            f"{ind}    if _r >= 0:",
+            f"{ind}        _c[1] = _r",
+            f"{ind}        _r = -2",
+            *([f"{ind}    {put}"] if put else []),  # under the -2 - _r frames of the callee's callees
+            f"{ind}    F[1] = {pc + 1}",
+            f"{ind}    return _r - 1"]
+
+
+def _stacked(callee: str, pc: int, ind: str, traced: str) -> list[str]:
+    """The lines of a direct call whose callee's frame ``_c`` is on the stack: the call, the stop
+    (``_stops``), and when the callee returned, its frame popped (and ``traced``, the floor of the log)."""
+    return [f"{ind}_r = {callee}{_STACKED}",
+            *_stops(pc, ind),
+            f"{ind}_S.stack.pop()",
+            f"{ind}{traced}_S._popped()"]
+
+def _callee_failed(state: Any, exc: BaseException, frame: list[Any], callee: list[Any], call: tuple[int, bool]) -> None:
+    """A direct call (``call``: the pc after it, and whether the callee's frame was left off the
+    stack) of a block running in ``frame`` failed in the callee, whose frame is ``callee``: the stack
+    is left as the interpreter would have left it. The blocks' handlers run from the innermost out;
+    ``exc.block_up`` counts the frames the calls below this one have on the stack: a frame left off
+    goes in under them, so that the failing one is on top (``Machine._locate``), and ``frame``'s pc
+    is the instruction after the call."""
+    after, unstacked = call
+    frame[1] = after
+    up = getattr(exc, "block_up", 0)
+    if unstacked:
+        state.stack.insert(len(state.stack) - up, callee)
+    exc.block_up = up + 1  # type: ignore[attr-defined]
 
 
 class _Scans(ast.NodeTransformer):
@@ -816,9 +908,12 @@ def _instructions(program: Program, source: str) -> str:
     before it in its function, -1 before the first): the failing line of a block (the line its frame
     was at, ``_e.__traceback__.tb_lineno``) gives the failing instruction. Every line that may fail
     follows its instruction's first line with no other instruction's between, so that is the
-    instruction whose code ran last, as the interpreter would report it."""
+    instruction whose code ran last, as the interpreter would report it. The lines of direct calls
+    (marked ``_STACKED`` or ``_UNSTACKED`` while written) are in a second table, with the pc after the
+    call and whether the callee's frame was left off the stack (``_callee_failed``)."""
     lines = []
     table = [-1]  # by line number (from 1)
+    calls: list[tuple[int, bool] | None] = [None]  # by line number: (pc after the call, frameless) or None
     pc = -1
     for line in source.split("\n"):
         mark = _MARK.fullmatch(line)
@@ -827,9 +922,38 @@ def _instructions(program: Program, source: str) -> str:
             continue
         if line.startswith("def "):
             pc = -1
+        call = None
+        for kind in (_STACKED, _UNSTACKED):
+            if line.endswith(kind):
+                line = line[:-len(kind)]
+                call = (pc + 1, kind == _UNSTACKED)
         lines.append(line)
         table.append(pc)
-    return "\n".join(lines).replace(_LINES, program.exprs.constant(tuple(table)))
+        calls.append(call)
+    return "\n".join(lines).replace(_LINES, program.exprs.constant(tuple(table))).replace(
+        _CALLS, program.exprs.constant(tuple(calls)))
+
+
+def _callees_first(program: Program) -> list[int]:
+    """The procedures' indexes, each after those it calls (but on a cycle of calls)."""
+    calls = [sorted({ins.proc for ins in proc.code if type(ins) is CallI}) for proc in program.procs]
+    order: list[int] = []
+    seen: set[int] = set()
+    for root in range(len(calls)):
+        if root in seen:
+            continue
+        seen.add(root)
+        todo = [(root, iter(calls[root]))]
+        while todo:  # depth first, each procedure written after its callees
+            p, rest = todo[-1]
+            q = next(rest, None)
+            if q is None:
+                todo.pop()
+                order.append(p)
+            elif q not in seen:
+                seen.add(q)
+                todo.append((q, iter(calls[q])))
+    return order
 
 
 def compile_blocks(program: Program) -> list[list[Block | None]]:
@@ -846,8 +970,11 @@ def compile_blocks(program: Program) -> list[list[Block | None]]:
     out: list[list[Block | None]] = []
     sources = []
     names = []
+    written: dict[int, tuple[str, dict[int, str]]] = {}
+    for index in _callees_first(program):  # so that a caller knows which callees are pause_free
+        written[index] = writer.procedure(program.procs[index])
     for proc in program.procs:
-        source, named = writer.procedure(proc)
+        source, named = written[proc.index]
         sources.append(source)
         names.append(named)
     source = _instructions(program, "".join(sources + writer.helper_sources))
