@@ -1,10 +1,11 @@
 """engine/menus.py writes a decision's members lists as the option's own loop: a list compile_expr wrote
 (``[q for q in domain if guard]``, even one with no guard) and a list a hoist.py helper computes
 (``_dN(v, L)``: its speculative statements written before the loop, its leading test around them,
-marked ``if _P_(k, lead)``), the function running its statements as written on a fault. Each against
-the plain way: random helpers on random values give the same options or the same error; the real
-helpers' forms are read back as written; the decisions of a game that call such a helper write it in
-place (and their plain twin calls it)."""
+marked ``if _P_(k, lead)``), and reads a local of the frame it reads more than once first, into a local
+of its own (once.locals_read_once), the function running its statements as written on a fault. Each
+against the plain way: random helpers and random statements on random values (and locals, some
+unbound) give the same options or the same error; the real helpers' forms are read back as written;
+the decisions of a game that call such a helper write it in place (and their plain twin calls it)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ import textwrap
 from typing import Any
 
 import pytest
-from test_engine_speed_once import GLOBALS, Fault, _part, _test
+from test_engine_speed_once import GLOBALS, Fault, _body, _part, _test
 
 import ghostrules
 from ghostrules.engine.menus import helper_form, helper_sources, members_loop
-from ghostrules.engine.once import computed_once
+from ghostrules.engine.once import computed_once, locals_read_once
 
 
 def _helper(rng: random.Random, name: str, n: int) -> tuple[str, str, list[tuple[str, str]], str, str]:
@@ -139,3 +140,32 @@ def test_decisions_write_their_helpers_in_place(name: str, params: dict[str, Any
             else:  # written in place, called by the plain twin alone
                 inlined += 1
     assert inlined >= (5 if name == "ghost-stories" else 1)
+
+
+def test_locals_read_once_give_the_same_answers_and_errors() -> None:
+    """Random statements as menus.py writes them (guards, loops, rare branches, ``L.get``), their locals
+    read first (the statements as written run on a fault), on random values and locals, some unbound:
+    the same answer or the same error; locals read once only are left as they are."""
+    rng = random.Random(13)
+    names = iter(range(10**6))
+    read = faults = 0
+    for _ in range(300):
+        body = _body(rng)
+        if rng.random() < 0.5:
+            body += "\n    _out.append(L.get('a'))"
+        new, reads = locals_read_once(body, lambda: f"_t{next(names)}")
+        assert (reads == []) == (new == body)
+        assert all(re.fullmatch(r"_t\d+ = L\['[ab]'\]", r) for r in reads)
+        read += len(reads)
+        fast = textwrap.indent("\n".join(reads), "    ") + "\n" + new if reads else new
+        fast, _ = computed_once(fast, lambda n: n in GLOBALS, lambda: f"_t{next(names)}", {})
+        plain, _ = computed_once(body, lambda n: n in GLOBALS, lambda: f"_t{next(names)}", {})
+        ns = dict(GLOBALS, _S_=lambda x: x, _R_=lambda x: x)
+        got, want = _menu(fast, plain if reads else None, dict(ns)), _menu(plain, None, dict(ns))
+        alone = _menu(fast, None, dict(ns))
+        for _ in range(8):
+            v = [rng.randint(-2, 9) for _ in range(7)]
+            L = {k: rng.randint(-1, 5) for k in "ab" if rng.random() < 0.85}
+            assert _result(got, v, L) == _result(want, v, L), (body, fast)
+            faults += _result(alone, v, L) != _result(want, v, L)
+    assert read > 200 and faults > 20

@@ -27,8 +27,10 @@ A members list is written as the option's loop itself, the guard in it (neither 
 comprehension's call is made): compile_expr's ``[q for q in domain if guard]`` (a guard may be absent),
 and a helper hoist.py made of one (``_dN(v, L)``: ``helper_form``), its statements (the loop-invariant
 parts it computes, speculatively) written before the loop, around them its leading test (when that
-fails the list is empty). The function then runs, on a fault, its statements as written
-(``_mN_plain``, which calls the helper), so as to fail as they fail.
+fails the list is empty). A local of the frame read more than once (``L['m']``, outside the rare
+branches) is read first, once, into a local of the function (once.locals_read_once). The function then
+runs, on a fault, its statements as written (``_mN_plain``, which calls the helper and reads the locals
+where they are read), so as to fail as they fail.
 Guards and labels are evaluated in the generic loop's order, except that an option's label is
 computed right after its own guard holds (the generic loop tests all the values' guards of an option
 first): the options are the same, and only which of two faults is reported first could differ (never
@@ -48,7 +50,7 @@ from .actions import Action
 from .compile_expr import CONSTANT_NAME
 from .errors import SpecRuntimeError
 from .hoist import inline_checks, remembered
-from .once import MEMBERS, PRELUDE, RARE, SPEC, computed_once
+from .once import MEMBERS, PRELUDE, RARE, SPEC, computed_once, locals_read_once
 from .program import MenuI, MenuOptionI, Program
 
 MenuFn = Callable[[list, dict], list[Action]]
@@ -123,8 +125,13 @@ class _Writer:
         for (at, ind, _), code in zip(self.guards, codes):
             lines[at] = f"{ind}if {SPEC}({code}):"
         name = self.exprs.fresh("_m")
-        fast, plain = computed_once("\n".join(lines), self.exprs.is_global, lambda: self.exprs.fresh("_t"),
-                                    self.members)
+        body = "\n".join(lines)
+        read, reads = locals_read_once(body, lambda: self.exprs.fresh("_t"))
+        fast, plain = computed_once(read, self.exprs.is_global, lambda: self.exprs.fresh("_t"), self.members)
+        if reads:  # the frame's locals read first: on a fault, the statements as written
+            fast = "\n".join([*reads, fast])
+            written, plain = computed_once(body, self.exprs.is_global, lambda: self.exprs.fresh("_t"), self.members)
+            plain = written if plain is None else plain
         fail = f"raise {self.const(no_options)}({self.const(node)})"
         tail = ["    if not _out:", f"        {fail}", "    return _out"]
         if self.numbered:  # a label listed twice: the list numbered (renumbered), once, after the options

@@ -332,6 +332,40 @@ def computed_once(body: str, is_global: Callable[[str], bool], fresh: Callable[[
     return _source(new), _source(plain)
 
 
+_LOCAL_READ = re.compile(r"\bL(?:\['(\w+)'\]|\.get\('(\w+)'\))")
+
+
+def locals_read_once(body: str, fresh: Callable[[], str]) -> tuple[str, list[str]]:
+    """(``body``, statements as computed_once takes them, with each local of the frame it reads more than
+    once (``L['m']``, counted outside the branches rarely taken, a read in a loop as two) read from a new
+    local, the statements reading them first ``_tN = L['m']``): a local's read at the top may raise where
+    ``body`` would not read it (a local not bound), so the result runs with ``body`` as its plain twin;
+    where it raises nothing, ``L.get('m')`` is ``L['m']``, read from the new local too. ``body`` and no
+    statement when no local is read more than once."""
+    counts: dict[str, int] = {}
+
+    def count(node: Any, weight: int) -> None:
+        if type(node) is ast.If and _marked(node.test, RARE):
+            return
+        if type(node) is ast.Subscript and type(node.value) is ast.Name and node.value.id == "L" and \
+                type(node.slice) is ast.Constant and type(node.slice.value) is str:
+            counts[node.slice.value] = counts.get(node.slice.value, 0) + weight
+        elif type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "get" and \
+                type(node.func.value) is ast.Name and node.func.value.id == "L" and len(node.args) == 1 and \
+                type(node.args[0]) is ast.Constant and type(node.args[0].value) is str:
+            counts[node.args[0].value] = counts.get(node.args[0].value, 0) + weight
+        loop = node.body if type(node) is ast.For else ()
+        for child in ast.iter_child_nodes(node):
+            count(child, 2 if any(child is s for s in loop) else weight)
+
+    count(_parsed(body), 1)
+    names = {name: fresh() for name, n in counts.items() if n > 1}
+    if not names:
+        return body, []
+    new = _LOCAL_READ.sub(lambda m: names.get(m[1] or m[2], m[0]), body)
+    return new, [f"{local} = L[{name!r}]" for name, local in names.items()]
+
+
 def _parsed(body: str) -> ast.FunctionDef:
     fn = ast.parse("def _(v, L):\n" + body).body[0]
     assert isinstance(fn, ast.FunctionDef)
