@@ -22,10 +22,15 @@ read once before its option's loop.
 A costly part written in several guards (the same condition, a definition's test with the same
 arguments) is computed once a call, where it is first met, into a local ``_wN`` (hoist.remembered).
 A part computed again where it was surely computed before (in the guard that holds, in the values that
-key the Action) is read from the local its first computation set (engine/once.py, ``computed_once``);
-a members list (``[q for q in domain if guard]``) whose guard shares such a part is written as the
-option's loop itself, the guard in it, and the function then runs, on a fault, its statements as
-written (``_mN_plain``), so as to fail as they fail.
+key the Action) is read from the local its first computation set (engine/once.py, ``computed_once``).
+A members list is written as the option's loop itself, the guard in it (neither the list nor the
+comprehension's call is made): compile_expr's ``[q for q in domain if guard]`` (a guard may be absent),
+and a helper hoist.py made of one (``_dN(v, L)``: ``helper_form``), its statements (the loop-invariant
+parts it computes, speculatively) written before the loop, around them its leading test (when that
+fails the list is empty). A local of the frame read more than once (``L['m']``, outside the rare
+branches) is read first, once, into a local of the function (once.locals_read_once). The function then
+runs, on a fault, its statements as written (``_mN_plain``, which calls the helper and reads the locals
+where they are read), so as to fail as they fail.
 Guards and labels are evaluated in the generic loop's order, except that an option's label is
 computed right after its own guard holds (the generic loop tests all the values' guards of an option
 first): the options are the same, and only which of two faults is reported first could differ (never
@@ -38,13 +43,14 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from typing import Any, Callable
 
 from .actions import Action
 from .compile_expr import CONSTANT_NAME
 from .errors import SpecRuntimeError
 from .hoist import inline_checks, remembered
-from .once import MEMBERS, RARE, SPEC, computed_once
+from .once import MEMBERS, PRELUDE, RARE, SPEC, computed_once, locals_read_once
 from .program import MenuI, MenuOptionI, Program
 
 MenuFn = Callable[[list, dict], list[Action]]
@@ -119,8 +125,13 @@ class _Writer:
         for (at, ind, _), code in zip(self.guards, codes):
             lines[at] = f"{ind}if {SPEC}({code}):"
         name = self.exprs.fresh("_m")
-        fast, plain = computed_once("\n".join(lines), self.exprs.is_global, lambda: self.exprs.fresh("_t"),
-                                    self.members)
+        body = "\n".join(lines)
+        read, reads = locals_read_once(body, lambda: self.exprs.fresh("_t"))
+        fast, plain = computed_once(read, self.exprs.is_global, lambda: self.exprs.fresh("_t"), self.members)
+        if reads:  # the frame's locals read first: on a fault, the statements as written
+            fast = "\n".join([*reads, fast])
+            written, plain = computed_once(body, self.exprs.is_global, lambda: self.exprs.fresh("_t"), self.members)
+            plain = written if plain is None else plain
         fail = f"raise {self.const(no_options)}({self.const(node)})"
         tail = ["    if not _out:", f"        {fail}", "    return _out"]
         if self.numbered:  # a label listed twice: the list numbered (renumbered), once, after the options
@@ -162,6 +173,13 @@ class _Writer:
             if opt.members is not None:  # the values for which the guard holds, of the frame's locals
                 values = self.code(opt.members)
                 looped = members_loop(values, local)
+                if looped is None:  # a helper's call (engine/hoist.py): its statements and its list written here
+                    helper = self.helper(values, local)
+                    if helper is not None:
+                        lead, prelude, looped = helper
+                        lines.append(f"{ind}if {PRELUDE}({k}, {SPEC}({lead})):")
+                        ind += "    "
+                        lines += [f"{ind}{name} = {SPEC}({code})" for name, code in prelude]
                 if looped is not None:  # its loop written here, the guard's parts shared (engine/once.py)
                     self.members[k] = values
                     values = f"{MEMBERS}({k}, {looped[0]})"
@@ -174,12 +192,12 @@ class _Writer:
                 values = "(" + "".join(f"{SPEC}({self.code(f)}), " for f in opt.item_fns) + ")"
             lines.append(f"{ind}for {local} in {values}:")
             ind += "    "
-            if bound is not None:
-                lines.append(f"{ind}{bound}[{var!r}] = {local}")
-            if looped is not None:
+            if looped is not None:  # (the loop's one statement: its guard reads not the locals' copy)
                 self.guard(lines, ind, looped[1])
                 ind += "    "
-            elif opt.members is None and opt.cond is not None:
+            if bound is not None:
+                lines.append(f"{ind}{bound}[{var!r}] = {local}")
+            if looped is None and opt.members is None and opt.cond is not None:
                 self.guard(lines, ind, self.option_code(opt.cond, var, local, bound))
                 ind += "    "
         label = self.option_code(opt.label, var, local, bound)
@@ -215,6 +233,37 @@ class _Writer:
                   f"{ind}        {by_inputs}[_at] = _a",
                   *listed]
 
+    def helper(self, code: str, local: str) -> tuple[str, list[tuple[str, str]], tuple[str, str]] | None:
+        """(its leading test, its statements ``(name, code)``, (its list's domain, its guard with the
+        variable read from ``local``)) of the members list ``code`` when that is a call of a helper hoist.py made
+        (``_dN(v, L)``: its speculative statements, then the list), each local of the helper given a fresh
+        name; else None."""
+        call = ast.parse(code, mode="eval").body
+        if type(call) is not ast.Call or type(call.func) is not ast.Name or call.keywords or \
+                not all(type(a) is ast.Name and a.id in ("v", "L") for a in call.args):
+            return None
+        source = helper_sources(self.exprs).get(call.func.id)
+        if source is None:
+            return None
+        form = helper_form(source, [a.id for a in call.args if type(a) is ast.Name])
+        if form is None:
+            return None
+        renamed: dict[str, str] = {}
+
+        def name(m: re.Match[str]) -> str:
+            got = renamed.get(m[0])
+            if got is None:
+                got = renamed[m[0]] = self.exprs.fresh("_t")
+            return got
+
+        def fresh(text: str) -> str:  # (the same helper may be written twice in one function)
+            return _HELPER_LOCAL.sub(name, text)
+        lead, prelude, listed = form
+        looped = members_loop(fresh(listed), local)
+        if looped is None:
+            return None
+        return fresh(lead), [(fresh(name), fresh(value)) for name, value in prelude], looped
+
     def guard(self, lines: list[str], ind: str, code: str) -> None:
         """The line ``if code:`` (its code rewritten by ``write`` when a part of it is in other guards)."""
         self.guards.append((len(lines), ind, code))
@@ -234,7 +283,7 @@ def members_loop(code: str, local: str) -> tuple[str, str] | None:
         return None
     gen = tree.generators[0]
     if type(gen.target) is not ast.Name or type(tree.elt) is not ast.Name or tree.elt.id != gen.target.id or \
-            gen.is_async or not gen.ifs:
+            gen.is_async:
         return None
     q = gen.target.id
     if any(type(n) is ast.Name and n.id == local for n in ast.walk(tree)):
@@ -242,8 +291,63 @@ def members_loop(code: str, local: str) -> tuple[str, str] | None:
     for n in ast.walk(tree):
         if type(n) is ast.Name and n.id == q:
             n.id = local
-    guard = " and ".join(f"({ast.unparse(x)})" for x in gen.ifs) if len(gen.ifs) > 1 else ast.unparse(gen.ifs[0])
+    guard = " and ".join(f"({ast.unparse(x)})" for x in gen.ifs) if len(gen.ifs) > 1 else \
+        ast.unparse(gen.ifs[0]) if gen.ifs else "True"  # (``if True:`` compiles to nothing)
     return ast.unparse(gen.iter), guard
+
+
+_HELPER_LOCAL = re.compile(r"\b_t\d+\b")
+_HELPERS: weakref.WeakKeyDictionary[Any, tuple[int, dict[str, str]]] = weakref.WeakKeyDictionary()
+_HELPER_DEF = re.compile(r"^def (_d\d+)\(", re.MULTILINE)
+
+
+def helper_sources(exprs: Any) -> dict[str, str]:
+    """The source of each helper defined so far among ``exprs``'s sources (``block_sources``), by its name
+    (the sources read once: only those added since the last call are read)."""
+    seen, found = _HELPERS.get(exprs, (0, {}))
+    sources = exprs.block_sources
+    for source in sources[seen:]:
+        for m in _HELPER_DEF.finditer(source):
+            end = source.find("\ndef ", m.end())
+            found[m[1]] = source[m.start():end if end >= 0 else len(source)]
+    _HELPERS[exprs] = (len(sources), found)
+    return found
+
+
+def helper_form(source: str, args: list[str]) -> tuple[str, list[tuple[str, str]], str] | None:
+    """(the leading test, the statements ``(name, code)``, the list) of a helper hoist.py wrote for a
+    members list (``def _dN(v, L): try: [if not (lead): return []] _tA = ...; ... except Exception:
+    return <the list as written>; return <the list>``) whose parameters are ``args``: the helper's
+    answer, when its statements raise nothing, is the list evaluated after them (``[]`` when the leading
+    test fails); else None (another form)."""
+    fn = ast.parse(source).body[0]
+    if type(fn) is not ast.FunctionDef or [a.arg for a in fn.args.args] != args or fn.args.vararg or \
+            fn.args.kwarg or fn.args.kwonlyargs or fn.args.defaults or fn.decorator_list:
+        return None
+    body = fn.body
+    if len(body) == 1:
+        statements: list[ast.stmt] = []
+    elif len(body) == 2 and type(body[0]) is ast.Try and not body[0].orelse and not body[0].finalbody:
+        statements = body[0].body
+    else:
+        return None
+    last = body[-1]
+    if type(last) is not ast.Return or type(last.value) is not ast.ListComp:
+        return None
+    lead = "True"
+    first = statements[0] if statements else None
+    if type(first) is ast.If and type(first.test) is ast.UnaryOp and type(first.test.op) is ast.Not and \
+            not first.orelse and len(first.body) == 1 and type(first.body[0]) is ast.Return and \
+            type(first.body[0].value) is ast.List and not first.body[0].value.elts:
+        lead = ast.unparse(first.test.operand)
+        statements = statements[1:]
+    prelude = []
+    for st in statements:
+        if type(st) is not ast.Assign or len(st.targets) != 1 or type(st.targets[0]) is not ast.Name or \
+                not _HELPER_LOCAL.fullmatch(st.targets[0].id):
+            return None
+        prelude.append((st.targets[0].id, ast.unparse(st.value)))
+    return lead, prelude, ast.unparse(last.value)
 
 
 def renumbered(options: list[Action]) -> list[Action]:

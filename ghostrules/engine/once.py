@@ -18,12 +18,15 @@ The function's source marks the generated expressions, the only code whose parts
 ``_S_(code)``, and a branch rarely taken (an Action not kept yet) as ``if _R_(test)``: a part computed
 again only there is computed again (its first computation is not made to keep it). A loop marked
 ``for x in _I_(k, domain): if guard: body`` stands for a members list (``[q for q in domain if guard]``,
-compile_expr's, ``members[k]``) read by a loop. When the guard shares nothing (no part computed once
-in it or in the domain) it is written over the list itself; else as that one loop, the guard's parts
-read by the body: the same options, but a guard evaluated after the body of an earlier value, so a
-fault could be met in another order. The function then runs, when that loop's statements raise,
-the statements as written instead (``computed_once``'s second answer), which raise what they raise
-(the statements are pure but for the caches of Actions, which keep the same Actions either way).
+compile_expr's, or a helper's call, ``members[k]``) read by a loop; ``if _P_(k, lead): statements;
+loop`` marks such a loop with the statements of the helper written before it (engine/menus.py). It is
+written as that one loop, the guard's parts read by the body (and after the helper's statements, within
+its leading test): the same options, without the list, but a guard evaluated after the body of an
+earlier value (or a helper's statement, speculative, evaluated where the helper would not fail), so a
+fault could be met in another order. The function then runs, when its statements raise, the statements
+as written instead (``computed_once``'s second answer, the loop over ``members[k]``, the helper's
+statements left out), which raise what they raise (the statements are pure but for the caches of
+Actions, which keep the same Actions either way).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from .syntax import unparse
 SPEC = "_S_"  # the mark of a generated expression: _S_(code)
 MEMBERS = "_I_"  # the mark of a members list's loop: for x in _I_(k, domain)
 RARE = "_R_"  # the mark of a branch rarely taken: if _R_(test)
+PRELUDE = "_P_"  # the mark of a members list's helper written in place: if _P_(k, lead): statements; loop
 _LOCAL = re.compile(r"(v|L|_x\d+|_L\d+|_t\d+)\Z")  # the locals a part may read (the function's own: not the caches)
 _OPAQUE = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 _NEVER = (ast.Name, ast.Constant, ast.Starred, ast.Slice, ast.NamedExpr, *_OPAQUE, ast.Yield, ast.YieldFrom,
@@ -319,13 +323,47 @@ def computed_once(body: str, is_global: Callable[[str], bool], fresh: Callable[[
     fn = _parsed(body)
     once = _Once(is_global)
     once.block(fn.body, {})
-    marked = {id(s): _written(s) for s in _statements(fn.body) if type(s) is ast.For and _marked(s.iter, MEMBERS)}
+    marked = {id(s) for s in _statements(fn.body) if type(s) is ast.For and _marked(s.iter, MEMBERS)}
     rewrite = _Rewrite(once, fresh)
     new, interleaved = _loops([rewrite.visit(s) for s in fn.body], marked, members)
     if not interleaved:
         return _source(new), None
-    plain, _ = _loops([_Unmark().visit(s) for s in _parsed(body).body], {}, members)
+    plain, _ = _loops([_Unmark().visit(s) for s in _parsed(body).body], set(), members)
     return _source(new), _source(plain)
+
+
+_LOCAL_READ = re.compile(r"\bL(?:\['(\w+)'\]|\.get\('(\w+)'\))")
+
+
+def locals_read_once(body: str, fresh: Callable[[], str]) -> tuple[str, list[str]]:
+    """(``body``, statements as computed_once takes them, with each local of the frame it reads more than
+    once (``L['m']``, counted outside the branches rarely taken, a read in a loop as two) read from a new
+    local, the statements reading them first ``_tN = L['m']``): a local's read at the top may raise where
+    ``body`` would not read it (a local not bound), so the result runs with ``body`` as its plain twin;
+    where it raises nothing, ``L.get('m')`` is ``L['m']``, read from the new local too. ``body`` and no
+    statement when no local is read more than once."""
+    counts: dict[str, int] = {}
+
+    def count(node: Any, weight: int) -> None:
+        if type(node) is ast.If and _marked(node.test, RARE):
+            return
+        if type(node) is ast.Subscript and type(node.value) is ast.Name and node.value.id == "L" and \
+                type(node.slice) is ast.Constant and type(node.slice.value) is str:
+            counts[node.slice.value] = counts.get(node.slice.value, 0) + weight
+        elif type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "get" and \
+                type(node.func.value) is ast.Name and node.func.value.id == "L" and len(node.args) == 1 and \
+                type(node.args[0]) is ast.Constant and type(node.args[0].value) is str:
+            counts[node.args[0].value] = counts.get(node.args[0].value, 0) + weight
+        loop = node.body if type(node) is ast.For else ()
+        for child in ast.iter_child_nodes(node):
+            count(child, 2 if any(child is s for s in loop) else weight)
+
+    count(_parsed(body), 1)
+    names = {name: fresh() for name, n in counts.items() if n > 1}
+    if not names:
+        return body, []
+    new = _LOCAL_READ.sub(lambda m: names.get(m[1] or m[2], m[0]), body)
+    return new, [f"{local} = L[{name!r}]" for name, local in names.items()]
 
 
 def _parsed(body: str) -> ast.FunctionDef:
@@ -373,19 +411,29 @@ class _Unmark(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-def _written(loop: Any) -> tuple[str, str]:
-    """The source of a members loop's domain and guard, marks left out."""
-    test = loop.body[0].test
-    return ast.unparse(loop.iter.args[1]), ast.unparse(test.args[0] if _marked(test, SPEC) else test)
-
-
-def _loops(body: list[ast.stmt], marked: dict[int, tuple[str, str]], members: dict[int, str]) -> \
+def _loops(body: list[ast.stmt], marked: set[int], members: dict[int, str]) -> \
         tuple[list[ast.stmt], bool]:
-    """(``body`` with each loop marked ``_I_(k, domain)`` written as one loop, or over its members list
-    when its domain and guard are as ``marked`` notes (nothing computed once in them) or not noted, and
-    whether a loop is written as one loop)."""
+    """(``body`` with each loop marked ``_I_(k, domain)`` written as one loop when ``marked`` notes it, else
+    (the statements as written) over its members list, and whether a loop is written as one loop). A
+    helper's statements written before such a loop (``if _P_(k, lead): statements; loop``) are kept with
+    it when it is one loop (the ``if`` dropped when its test is ``True``), else left out with the ``if``."""
     interleaved = False
+    out: list[ast.stmt] = []
     for s in body:
+        if type(s) is ast.If and _marked(s.test, PRELUDE):
+            loop = s.body[-1]
+            assert type(loop) is ast.For and _marked(loop.iter, MEMBERS) and not s.orelse
+            if id(loop) not in marked:  # as written: the helper's call
+                s = loop
+            else:
+                lead = s.test.args[1]  # type: ignore[attr-defined]
+                if type(lead) is ast.Constant and lead.value is True:
+                    new, inner = _loops(s.body, marked, members)
+                    out += new
+                    interleaved = interleaved or inner
+                    continue
+                s.test = lead
+        out.append(s)
         for field in ("body", "orelse"):
             if hasattr(s, field):
                 new, inner = _loops(getattr(s, field), marked, members)
@@ -397,10 +445,10 @@ def _loops(body: list[ast.stmt], marked: dict[int, tuple[str, str]], members: di
         domain = s.iter.args[1]  # type: ignore[attr-defined]
         guard = s.body[0]
         assert type(guard) is ast.If and len(s.body) == 1 and not guard.orelse
-        if (ast.unparse(domain), ast.unparse(guard.test)) == marked.get(id(s)) or id(s) not in marked:
-            s.iter = ast.parse(members[k], mode="eval").body  # nothing shared: the list as it was
+        if id(s) not in marked:  # (the statements as written)
+            s.iter = ast.parse(members[k], mode="eval").body
             s.body = guard.body
-        else:
+        else:  # one loop even when nothing is shared: neither the list nor its comprehension's call is made
             s.iter = domain
             interleaved = True
-    return body, interleaved
+    return out, interleaved
