@@ -144,9 +144,12 @@ def _mixed(game: Game, actions: list[Any], seed: int, tracing: bool, monkeypatch
 
 @pytest.mark.parametrize("tracing", [False, True])
 def test_nested_returns_play_as_the_interpreter(nested: Game, tracing: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The blocks and the interpreter alone play the same games; play's own loop too."""
+    """The blocks and the interpreter alone play the same games; play's own loop too, which takes
+    the actions in place when not tracing, and through State._advance when tracing."""
     compiled = [_straight(nested, seed, tracing)[0] for seed in range(6)]
     played = [ghostrules.play(nested, seed=seed, tracing=tracing) for seed in range(6)]
+    other = [ghostrules.play(nested, seed=seed, tracing=not tracing) for seed in range(6)]
+    assert [_deep(s)[:3] for s in played] == [_deep(s)[:3] for s in other]
     _interpreted(nested, monkeypatch)
     assert [_straight(nested, seed, tracing)[0] for seed in range(6)] == compiled
     assert [_deep(ghostrules.play(nested, seed=seed, tracing=tracing)) for seed in range(6)] == \
