@@ -321,6 +321,7 @@ def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_act
     state._watched = False
     undo = state._undo
     history = state._history
+    values = state.values
     menus = game.menus
     direct = not state.tracing
     for _ in range(max_actions):
@@ -330,7 +331,7 @@ def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_act
         t = type(node)
         frame = state.stack[-1] if node is not None else None
         if t is MenuI:  # random_policy: one of legal_actions(), uniformly
-            action = rng.choice(menus[node](state.values, frame[2]))  # (State._menu_options)
+            action = rng.choice(menus[node](values, frame[2]))  # (State._menu_options)
         elif t is RandomI:  # State._sample's first way: the outcome's Action made before
             # the machine has just kept the draw's outcomes (State._drawn), and nothing has changed
             # the position since; nothing here reads the actions offered (State._offered)
@@ -350,8 +351,12 @@ def _play_alone(game: Game, state: State, node: Any, rng: random.Random, max_act
         else:
             action = random_policy(state, rng)  # (raises: no node to act at)
         if direct:  # State._advance, untraced
-            if t is MenuI:
-                state._take_option(node, frame, action, forced=False)
+            if t is MenuI:  # State._take_option, untraced
+                opt_index, value = action.key
+                opt = node.options[opt_index]
+                if opt.var is not None:
+                    frame[2][opt.var] = value
+                frame[1] = opt.target
             else:
                 frame[2][node.var] = action.key[0]
                 frame[1] += 1

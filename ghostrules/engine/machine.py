@@ -85,12 +85,21 @@ class Machine:
         stack = self.stack
         tracing = self.tracing
         journal = self._journal
-        low = len(stack) - 1  # the frames below this index are as this run found them
+        # A return goes on in the inner loop unless it leaves ``low`` frames or fewer: none (the
+        # turn starts again), or a frame this run found that needs care before it changes (with a
+        # journal, each of them: saved once for apply_action's rollback; without, one that another
+        # state may share: copied). The frames this run pushed, and those found that need no care,
+        # are above it.
+        low = len(stack) - 1
+        if journal is None and self._shared < low:
+            low = self._shared
+        if low < 0:
+            low = 0
         budget = STEP_LIMIT
-        while True:  # once per return into a frame
+        while True:  # at the start, and once per return that leaves ``low`` frames or fewer
             if not stack:
                 stack.append([program.by_name[self.game.spec.turn].index, 0, {}])
-            elif len(stack) <= low:  # returned into a frame as this run found it
+            elif len(stack) <= low:  # returned into a frame as this run found it, which needs care
                 low = len(stack) - 1
                 frame = stack[-1]
                 if low < self._shared:  # perhaps another state's too (State.child): this state's own copy
@@ -113,12 +122,14 @@ class Machine:
                         pc = block(self, v, frame, tracing)
                         if pc >= 0:
                             continue
-                        if pc == -2:  # the procedure returned: the outer loop goes on in the caller's frame
+                        if pc == -2:  # the procedure returned: go on in the caller's frame
                             stack.pop()
                             if tracing:
                                 self._popped()
-                            break
-                        # a callee stopped below (a frame this run pushed): go on in the frame on top
+                            if len(stack) <= low:  # a frame that needs care first, or none
+                                break
+                        # the frame on top: the caller's, or the frame a callee (one this run pushed)
+                        # stopped in below
                         frame = stack[-1]
                         pc = frame[1]
                         blocks = all_blocks[frame[0]]
@@ -132,7 +143,7 @@ class Machine:
                             options = self._menu_options(ins)
                             if len(options) == 1:
                                 # a forced option is no choice: take it and go on
-                                self._take_option(ins, frame, options[0], forced=True)
+                                self._take_option(ins, frame, options[0], True)
                                 pc = frame[1]
                                 continue
                         return ins
@@ -176,7 +187,11 @@ class Machine:
                         stack.pop()
                         if tracing:
                             self._popped()
-                        break  # the outer loop goes on in the caller's frame
+                        if len(stack) <= low:  # a frame that needs care first, or none: the outer loop
+                            break
+                        frame = stack[-1]
+                        pc = frame[1]
+                        blocks = all_blocks[frame[0]]
                     elif t is JumpIfNotI:
                         pc = pc + 1 if ins.cond(v, L) else ins.target
                     elif t is JumpI:

@@ -501,7 +501,7 @@ class State(Machine):
         answer: the node the machine stopped at, None at the end)."""
         frame = self.stack[-1]
         if type(node) is MenuI:
-            self._take_option(node, frame, chosen, forced=False)
+            self._take_option(node, frame, chosen, False)
         else:
             frame[2][node.var] = chosen.key[0]
             frame[1] += 1
@@ -511,6 +511,10 @@ class State(Machine):
         return self._run()
 
     def _take_option(self, node: MenuI, frame: list[Any], chosen: Action, forced: bool) -> None:
+        """Take ``chosen``, an option of the decision ``node`` pending in ``frame``: its value bound to
+        the option's variable, if it has one, and the frame's pc set to the option's code; with
+        tracing, a log entry (``forced``: the only option, taken by the machine). game._play_alone
+        does the same in place when not tracing."""
         opt_index, value = chosen.key
         opt = node.options[opt_index]
         if self.tracing:
