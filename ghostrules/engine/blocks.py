@@ -742,7 +742,7 @@ class _Writer:
                       f"{ind}    F[1] = {pc + 1}",
                       f"{ind}    return -3"]
             lines += _stacked(callee, pc, ind, traced="if tracing: ")
-        elif ins.proc in self.pause_free:  # (unstacked too: it could not return else)
+        elif ins.proc in self.pause_free:  # (no call below it reads the depth: its start block could stop else)
             lines += [f"{ind}if not tracing:",
                       f"{ind}    {callee}{_UNSTACKED}",
                       f"{ind}else:",
