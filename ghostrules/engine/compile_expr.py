@@ -13,6 +13,10 @@ given as a literal (``True``, ``3``) makes ``not True``, ``3 == 3``, ``False and
 them (``True and x`` is ``x``; ``x and True`` is kept, since x is evaluated and its value is the
 answer when false). So no dead branch is left in the code, nor moved out of a loop (engine/hoist.py).
 
+A quantifier over a few values known here (a small domain, the values a static filter leaves, a list
+of literals) is compiled once for each value and written out with no loop, with the same order of
+evaluation, values and errors (``_written_out``, engine/unroll.py).
+
 A quantifier's leading conditions that read the state only through the bound variable's slot
 (``at[g] != deck and at[g] != gone``) are decided when compiling for every value the slot may hold,
 and the loop runs over the places that pass, listed in C (``_slot_filter``).
@@ -41,11 +45,13 @@ from ..spec.model import GameSpec, Where
 from ..spec.names import NameProblem, Names
 from ..spec.source import SpecError
 from .codecache import CodeCache
-from .hoist import hoist, inline_checks, read_once
+from .hoist import hoist, inline_checks, invariant_cost, read_once
 from .layout import Layout
 from .passed import checks_in_place, checks_passed_left_out
 from .patterns import SlotPatterns, _conjuncts
 from .runtime import _RUNTIME, Picks, _no_text
+from . import unroll
+from .unroll import INVARIANT_LIMIT, UNROLL_LIMIT, UNROLL_TEXT
 
 Fn = Callable[[list, dict], Any]
 Scope = dict[str, str]
@@ -542,8 +548,10 @@ class ExprCompiler(SlotPatterns):
 
     def _binder(self, kind: str, var: str, domain: E.Expr, cond_e: E.Expr | None, body_e: E.Expr | None,
                 scope: Scope) -> tuple[str, str]:
-        """A quantifier (``kind`` count, exists, ...) or the ``members`` list, as a comprehension."""
+        """A quantifier (``kind`` count, exists, ...) or the ``members`` list, as a comprehension, or
+        written out when its values are few and known (``_written_out``)."""
         size: int | None = None
+        fts: list[tuple[str, str]] = []
         if isinstance(domain, E.Name):
             if domain.id == "bool":
                 dtype, size = "bool", 2
@@ -562,6 +570,8 @@ class ExprCompiler(SlotPatterns):
             values = f"({''.join(code + ', ' for code, _ in fts)})"
         inner = dict(scope)
         inner[var] = dtype
+        rtype = {"count": "int", "sum": "int", "exists": "bool", "forall": "bool", "min": "int", "max": "int",
+                 "first": dtype, "members": dtype}[kind]
         q = f"_q{next(self._ids)}"
         saved = self._binds.get(var)
         self._binds[var] = (q, size)
@@ -578,11 +588,14 @@ class ExprCompiler(SlotPatterns):
             conjuncts = _conjuncts(cond_e) if cond_e is not None else []
             if pattern is not None:
                 conjuncts = conjuncts[1:]
-            codes = [code for code in (self._bool(c, inner) for c in conjuncts) if code != "True"]
+            pairs = [(c, code) for c, code in ((c, self._bool(c, inner)) for c in conjuncts) if code != "True"]
+            codes = [code for _, code in pairs]
+            filtered = False  # the slot filter tried
             if self.optimise and pattern is None and size is not None and codes:
                 values, codes = self._static_filter(q, size, values, codes)
-                values, codes = self._slot_filter(q, size, values, codes)
-            cond = " and ".join(codes) or None
+                if self._known_values(size, values, fts) is None:  # (else written out, or filtered below)
+                    values, codes = self._slot_filter(q, size, values, codes)
+                    filtered = True
             body = None
             if body_e is not None:
                 body, btype = self._c(body_e, inner)
@@ -590,13 +603,21 @@ class ExprCompiler(SlotPatterns):
                     raise _TypeErr(f"{kind} needs a number after ':'")
                 if kind == "forall" and btype != "bool":
                     raise _TypeErr("forall needs a condition after ':'")
+            items = self._known_values(size, values, fts) if self.optimise and pattern is None else None
+            if items is not None:
+                cond = " and ".join(codes) or None
+                loop = f"[{body or 'True'} for {q} in {values}" + (f" if {cond}]" if cond else "]")
+                unrolled = self._written_out(kind, var, items, _kept(pairs, codes), body_e, inner, loop)
+                if unrolled is not None:
+                    return unrolled, rtype
+                if not filtered and size is not None and codes:  # not written out: filtered as any loop
+                    values, codes = self._slot_filter(q, size, values, codes)
+            cond = " and ".join(codes) or None
         finally:
             if saved is None:
                 self._binds.pop(var, None)
             else:
                 self._binds[var] = saved
-        rtype = {"count": "int", "sum": "int", "exists": "bool", "forall": "bool", "min": "int", "max": "int",
-                 "first": dtype, "members": dtype}[kind]
         if pattern is not None:
             offset, n, target = pattern
             if cond is None and kind == "exists":
@@ -627,6 +648,51 @@ class ExprCompiler(SlotPatterns):
         if kind == "first":
             return f"next(({q} {head}), -1)", rtype
         return f"{kind}(({body} {head}), default=-1)", rtype
+
+    def _known_values(self, size: int | None, values: str, fts: list[tuple[str, str]]) -> list[str] | None:
+        """The codes of the values a quantifier's variable takes, when they are known here and few
+        (at most UNROLL_LIMIT): its domain, the constant tuple ``_static_filter`` left of it, a list
+        of literals. None otherwise."""
+        if fts and values == f"({''.join(code + ', ' for code, _ in fts)})":
+            codes = [code for code, _ in fts]
+            ok = all(_LITERAL.fullmatch(code) for code in codes)
+            return codes if ok and len(codes) <= UNROLL_LIMIT else None
+        places = self._places(size, values) if size is not None else None
+        if places is None or len(places) > UNROLL_LIMIT:
+            return None
+        return [self._lit(x) for x in places]
+
+    def _written_out(self, kind: str, var: str, items: list[str], conds: list[E.Expr], body_e: E.Expr | None,
+                     inner: Scope, loop: str) -> str | None:
+        """The quantifier compiled once for each of the values ``items`` (the variable bound to each
+        value's code) and written out with no loop (engine/unroll.py), or None when it is not:
+        ``members``; a min or max with a condition; a text too long (UNROLL_TEXT); a loop holding
+        another (each copy would make its own, where engine/hoist.py moves the parts of the inner
+        loop that the outer one does not change out of it) or a scan ``_first`` (a block keeps the
+        scans' answers, engine/blocks.py, but not those of the common parts hoist computes apart);
+        a loop whose invariant parts, which hoist computes once, would cost more than
+        INVARIANT_LIMIT computed again for each value. ``conds``: the conjuncts of the condition left
+        in the loop; ``loop``: the loop's code as a list comprehension (of its body, over its values,
+        with its condition)."""
+        if kind == "members" or kind in ("min", "max") and conds or len(loop) * len(items) > UNROLL_TEXT or \
+                loop.count(" for ") > 1 or "_first(" in loop or \
+                invariant_cost(loop) * (len(items) - 1) > INVARIANT_LIMIT:
+            return None
+        saved = self._binds[var]
+        cases: list[unroll.Case] = []
+        try:
+            for item in items:
+                self._binds[var] = (item, saved[1])
+                conj = unroll.condition([self._bool(c, inner) for c in conds])
+                if conj is None:
+                    continue
+                body = self._c(body_e, inner)[0] if body_e is not None else None
+                cases.append((item, conj, body))
+        finally:
+            self._binds[var] = saved
+        if sum(len(" ".join(conj)) + len(body or "") for _, conj, body in cases) > UNROLL_TEXT:
+            return None
+        return unroll.written_out(kind, cases)
 
     def _static_filter(self, q: str, size: int, values: str, codes: list[str]) -> tuple[str, list[str]]:
         """Conditions on the bound variable alone (a table's column, a constant) are decided here, once:
@@ -775,6 +841,20 @@ _BOOLS = {"False": 0, "True": 1}  # the codes of the constant conditions, with t
 _LITERAL = re.compile(r"\d+|\(-\d+\)|True|False")
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def _kept(pairs: list[tuple[E.Expr, str]], codes: list[str]) -> list[E.Expr]:
+    """The conjuncts whose codes ``codes`` are (a subsequence of the codes of ``pairs``, in order)."""
+    out: list[E.Expr] = []
+    rest = iter(pairs)
+    for code in codes:
+        for conj, c in rest:
+            if c == code:
+                out.append(conj)
+                break
+        else:
+            raise AssertionError(f"{code!r} is not one of the quantifier's conditions")
+    return out
 
 
 def _one_stretch(places: Sequence[int]) -> bool:

@@ -46,7 +46,7 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -277,6 +277,17 @@ def _cost(node: ast.AST) -> int:
     return total
 
 
+def _own_cost(n: ast.AST) -> int:
+    """The part of ``_cost`` that a node adds itself (its children's added apart)."""
+    if isinstance(n, ast.Call):
+        named = isinstance(n.func, ast.Name)
+        return (0 if named and n.func.id in _CHEAP_CALLS else 10) + \
+            (20 if named and n.func.id in _TABLE_CALLS else 0)  # type: ignore[attr-defined]
+    if isinstance(n, _COMPS):
+        return 20
+    return 1 if isinstance(n, (ast.Subscript, ast.BinOp, ast.Compare, ast.IfExp, ast.BoolOp, ast.UnaryOp)) else 0
+
+
 def _size(node: ast.AST) -> int:
     return sum(1 for _ in ast.walk(node))
 
@@ -400,6 +411,28 @@ class _Hoister:
         self.define(f"def {helper}({', '.join(params)}):\n    try:\n" + first + "\n".join(assigns) +
                     f"\n    except Exception:\n        return {original}\n    return {unparse(body)}\n")
         return ast.Call(ast.Name(helper, ast.Load()), [ast.Name(p, ast.Load()) for p in params], [])
+
+
+def invariant_cost(code: str) -> int:
+    """The estimated cost (``_cost``) of the parts of the body and the conditions of the comprehension
+    ``code`` (its outermost loop) that read no variable it binds: what ``_Hoister`` would compute once
+    instead of once per element (a trivial part, a name or a constant slot, costs nothing)."""
+    tree = ast.parse(code, mode="eval").body
+    assert isinstance(tree, _COMPS)
+    shape = _Shape()
+    bound = shape.bound(tree)
+    costs: dict[int, int] = {}  # the parts' keys (a part written twice is computed once) -> cost
+    todo: list[Any] = [tree.elt, *tree.generators[0].ifs]
+    for gen in tree.generators[1:]:
+        todo += [gen.iter, *gen.ifs]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.expr) and not (shape.free(n) & bound):
+            if not _is_trivial(n) and shape.loaded(n):
+                costs[shape.key(n)] = shape.cost(n)
+            continue
+        todo += _children(n)
+    return sum(costs.values())
 
 
 def _leading_guard(comp: ast.ListComp | ast.GeneratorExp, shape: _Shape, bound: frozenset[str]) -> str | None:
@@ -757,17 +790,32 @@ def remembered(codes: list[str], is_global: Callable[[str], bool], fresh: Callab
     trees = [ast.parse(code, mode="eval").body for code in codes]
     keys: dict[int, str] = {}
     found: list[tuple[str, list[str]]] = []  # (key, the keys of the candidates around it, nearest first)
+    # each node's cost (_cost) and the names other than v and L it loads and stores, with their
+    # counts, noted from the leaves up (each node once, not once for every node around it)
+    facts: dict[int, tuple[int, Counter[str], Counter[str]]] = {}
+
+    def note(node: ast.AST) -> tuple[int, Counter[str], Counter[str]]:
+        cost, loads, stores = _own_cost(node), Counter[str](), Counter[str]()
+        if isinstance(node, ast.Name) and node.id not in ("v", "L"):
+            if isinstance(node.ctx, ast.Store):
+                stores[node.id] += 1
+            elif isinstance(node.ctx, ast.Load):
+                loads[node.id] += 1
+        for child in ast.iter_child_nodes(node):
+            c, ls, ss = note(child)
+            cost += c
+            loads.update(ls)
+            stores.update(ss)
+        facts[id(node)] = (cost, loads, stores)
+        return cost, loads, stores
 
     def candidate(node: ast.expr) -> bool:
-        if _is_trivial(node) or _cost(node) < CSE_WORTH:
+        cost, loads, stores = facts[id(node)]
+        if _is_trivial(node) or cost < CSE_WORTH:
             return False
-        stores = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
-        bound = set(stores)
-        loads = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
-        if any(loads.count(name) < stores.count(name) for name in bound):
+        if any(loads[name] < count for name, count in stores.items()):
             return False  # an assignment read outside the part (a check written in place: taken whole or not)
-        return all(n.id in ("v", "L") or n.id in bound or is_global(n.id)
-                   for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+        return all(name in stores or is_global(name) for name in loads)
 
     def visit(node: ast.AST, around: list[str], consumed: bool) -> None:
         if isinstance(node, (*_COMPS, ast.SetComp, ast.DictComp, ast.Lambda)):
@@ -781,6 +829,7 @@ def remembered(codes: list[str], is_global: Callable[[str], bool], fresh: Callab
             visit(child, around, loops and child in node.args)
 
     for tree in trees:
+        note(tree)
         visit(tree, [], False)
     taken: set[str] = set()
     for key in sorted({key for key, _ in found}, key=lambda k: -len(k)):  # (a part around another is longer)
