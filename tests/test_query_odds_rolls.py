@@ -1,5 +1,5 @@
 """Exchangeable roll loops searched without States (``Odds._passes``), and the collector's promotion
-after a search (``search._promote_young``).
+after a search (``engine.collector.promote_young``).
 
 Inside a loop of exchangeable rolls (engine/liveness.py ``exchangeable_cells``) the search keeps a
 position as its key and (base, values of the loop's slots), plays on the engine only the passes that

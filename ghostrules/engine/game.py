@@ -15,6 +15,7 @@ from ..spec.loader import load_spec
 from ..spec.model import GameSpec
 from ..spec.words import listed
 from .actions import Action, LogEntry, Outcome
+from .collector import collector_paused
 from .errors import ActionLimitError, IllegalActionError
 from .layout import Layout
 from .menus import MenuFn, compile_menu
@@ -30,12 +31,13 @@ class Game:
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
-        self.layout = Layout(spec)
-        self.program = Program(spec, self.layout)
+        with collector_paused():  # compiling keeps most of what it makes (engine/collector.py)
+            self.layout = Layout(spec)
+            self.program = Program(spec, self.layout)
+            # each decision's function listing its options (engine/menus.py), made once, as the blocks are
+            self.menus: dict[MenuI, MenuFn] = {ins: compile_menu(self.program, ins) for proc in self.program.procs
+                                               for ins in proc.code if type(ins) is MenuI}
         self.parameters = dict(spec.settings)
-        # each decision's function listing its options (engine/menus.py), made once, as the blocks are
-        self.menus: dict[MenuI, MenuFn] = {ins: compile_menu(self.program, ins) for proc in self.program.procs
-                                           for ins in proc.code if type(ins) is MenuI}
         self.program.exprs.codes.save()  # the code objects compiled, for the next load (engine/codecache.py)
         # found again by an unpickled state of this configuration (see __reduce__): in this process,
         # this very Game; in another, the first Game of its configuration compiled there

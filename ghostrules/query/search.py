@@ -11,7 +11,6 @@ table (positions.py), are importable from here as before.
 
 from __future__ import annotations
 
-import gc
 import operator
 import sys
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from math import gcd
 from typing import Any
 
 from ..engine import RULES, Action, State
+from ..engine.collector import collector_paused
 from .positions import (  # noqa: F401
     Horizon,
     KnownOutcomes,
@@ -106,18 +106,14 @@ class Odds:
         sys.setrecursionlimit(max(old, 20000))
         # The table keeps a list of values per position; the collector would walk them all again
         # and again (a tenth of the search's time), and the search makes no reference cycles.
-        collecting = gc.isenabled()
-        gc.disable()
         try:
-            s = state.clone()
-            s.tracing = RULES if self.cite_log else False
-            s.take_rules(0)  # (what led to the start is the caller's to cite)
-            (n, d), dist = self._value(s, cursor)
+            with collector_paused():
+                s = state.clone()
+                s.tracing = RULES if self.cite_log else False
+                s.take_rules(0)  # (what led to the start is the caller's to cite)
+                (n, d), dist = self._value(s, cursor)
             return Fraction(n, d), {label: Fraction(*q) for label, q in dist.items()}
         finally:
-            if collecting:
-                _promote_young()
-                gc.enable()
             sys.setrecursionlimit(old)
 
     def key(self, s: State, cursor: tuple[tuple[str, int], ...] = ()) -> tuple[Any, bool]:
@@ -422,20 +418,6 @@ def _broken(s: State) -> str:
     here = s.stack[-1]
     return (f"a pass of the loop at {s.game.program.procs[here[0]].name}:{here[1]} did not do what "
             f"engine/liveness.py proved (exchangeable rolls)")
-
-
-def _promote_young() -> None:
-    """Move every object the collector tracks into its oldest generation, without walking them.
-
-    With the collector off, everything the search allocated and kept (the table's value lists: a few
-    hundred slots each, per position) sits in the youngest generation; the first collection after the
-    search would walk it all (several milliseconds, about a tenth of a search of ~1 000 positions).
-    ``freeze`` then ``unfreeze`` moves the generations' lists to the oldest one in constant time: the
-    objects are collected as usual, at the next full collection. Only when nothing else is frozen
-    (``unfreeze`` would release it too)."""
-    if gc.get_freeze_count() == 0:
-        gc.freeze()
-        gc.unfreeze()
 
 
 def _add(n1: int, d1: int, n2: int, d2: int) -> tuple[int, int]:
