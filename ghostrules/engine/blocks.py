@@ -84,11 +84,11 @@ HOLD_LOCALS = True  # hold locals in variables and leave out range checks passed
 FOR_LOOPS = True  # loops whose body never leaves the block as Python ``for`` loops (off: to test them)
 _MARK = re.compile(r" *_i = (-?\d+)")  # an instruction's first line, while written (see _instructions)
 _LINES = "_LINES_"  # while written: the name of the table of the instructions of the lines (see _instructions)
-_LEAVES = re.compile(r"\breturn (?!-2\Z)")  # a line that leaves the block with the frame still running
-_READS_SLOTS = re.compile(r"\bv\b")
 _CALLS = "_CALLS_"  # ... and of the table of the lines of direct calls (see _instructions, _callee_failed)
 _STACKED, _UNSTACKED = "  #@stacked", "  #@unstacked"  # ... the mark of such a line: the callee's frame pushed or not
-_PAUSES = re.compile(r"\breturn (?!-2$)")  # a line of a block that may hand something but RETURNED back
+# a line that leaves the block with the frame still running: hands back anything but RETURNED
+_LEAVES = re.compile(r"\breturn (?!-2\Z)")
+_READS_SLOTS = re.compile(r"\bv\b")
 _FIRST = re.compile(r"\b_first\(v, (\d+), (\d+), ")
 _IN_RUN = re.compile(r" in v\[(\d+):(\d+)\]")
 
@@ -261,7 +261,7 @@ class _Writer:
             self.memos = {key: f"_t{k}" for k, key in enumerate(runs)}
             self.wanted = []
             body = self.body(start)
-        if start == 0 and not any(_PAUSES.search(line) for line in body):
+        if start == 0 and not any(_LEAVES.search(line) for line in body):
             self.pause_free.add(self.proc.index)  # its callers need not push its frame (call)
         lines = [f"def {name}(_S, v, F, tracing):", "    _i = -1", "    L = F[2]"]
         lines += [f"    {var} = {{}}" for var in self.memos.values()]
@@ -783,6 +783,7 @@ def _stacked(callee: str, pc: int, ind: str, traced: str) -> list[str]:
             *_stops(pc, ind),
             f"{ind}_S.stack.pop()",
             f"{ind}{traced}_S._popped()"]
+
 
 def _callee_failed(state: Any, exc: BaseException, frame: list[Any], callee: list[Any], call: tuple[int, bool]) -> None:
     """A direct call (``call``: the pc after it, and whether the callee's frame was left off the

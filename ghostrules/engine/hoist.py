@@ -264,21 +264,13 @@ class _Shape:
 
 def _cost(node: ast.AST) -> int:
     """A rough cost of evaluating ``node`` once: calls and loops dominate; the error path is free."""
-    total = 0
-    for n in ast.walk(node):
-        if isinstance(n, ast.Call):
-            total += 0 if isinstance(n.func, ast.Name) and n.func.id in _CHEAP_CALLS else 10
-            if isinstance(n.func, ast.Name) and n.func.id in _TABLE_CALLS:
-                total += 20  # a set in place of a scan: each test saves a pass over the run
-        elif isinstance(n, _COMPS):
-            total += 20
-        elif isinstance(n, (ast.Subscript, ast.BinOp, ast.Compare, ast.IfExp, ast.BoolOp, ast.UnaryOp)):
-            total += 1
-    return total
+    return sum(_own_cost(n) for n in ast.walk(node))
 
 
 def _own_cost(n: ast.AST) -> int:
-    """The part of ``_cost`` that a node adds itself (its children's added apart)."""
+    """The part of ``_cost`` that a node adds itself (its children's added apart): a call 10 unless
+    cheap, 20 more for a table's (a set in place of a scan: each test saves a pass over the run), a
+    comprehension 20, an operation or subscript 1."""
     if isinstance(n, ast.Call):
         named = isinstance(n.func, ast.Name)
         return (0 if named and n.func.id in _CHEAP_CALLS else 10) + \
